@@ -1,0 +1,92 @@
+/**
+ * @file openatc/om/model.h
+ * The contents of an OpenATC OM file as plain C++ values, and the functions that write and read
+ * the container (preamble + FlatBuffers envelope `schemas/om.fbs` + 64-byte-aligned segments).
+ * No generated FlatBuffers type appears here: callers see only these structs.
+ *
+ * Bulk bytes (Const weights, large Serialize payloads, embedded deliverable .so files) travel as
+ * ir::Bytes; when a model is read from a file they are views into the mapped file (zero-copy) or
+ * into a decompressed buffer, kept alive by ir::Bytes::owner.
+ */
+#ifndef OPENATC_OM_MODEL_H_
+#define OPENATC_OM_MODEL_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "openatc/ir/graph.h"
+
+namespace openatc::om {
+
+/// Where the model runs. `soc_version` is "host" for the CPU reference target, else an Ascend
+/// name; `arch` is the CPU architecture for host ("x86_64", "aarch64").
+struct Target {
+  std::string soc_version;
+  std::string arch;
+};
+
+/// A custom-op deliverable (.so) embedded in the OM so that omrun needs no environment.
+struct Deliverable {
+  std::string file_name;            ///< base name as found under its OPP root
+  std::string sdk_version;          ///< OpenATC SDK version the .so was built against
+  uint64_t hash = 0;                ///< XXH3-64 of `data`
+  std::vector<std::string> op_types;  ///< op types this model resolves to it (sorted)
+  ir::Bytes data;                   ///< the ELF file
+};
+
+/// Capability bits as GE's CustomOpCapability (kEagerExecute=1, kCompilable=2, kShapeInfer=4,
+/// kPortable=8, kArgsUpdater=16, kAnnotatedArgs=32).
+using CapabilityMask = uint32_t;
+
+/// One op type's compile result: its PortableOp::Serialize buffer, or none for ops without
+/// PortableOp (they still have an entry so the runtime knows which deliverable provides them).
+struct OpArtifact {
+  std::string op_type;
+  CapabilityMask capabilities = 0;
+  int32_t deliverable = -1;   ///< index into Model::deliverables; -1 for a built-in without .so
+  bool has_payload = false;   ///< true when the op is a PortableOp (payload may still be empty)
+  std::string producer;       ///< "OpenATC <version>"
+  uint64_t hash = 0;          ///< XXH3-64 of payload
+  ir::Bytes payload;
+};
+
+struct Model {
+  uint16_t format_major = 0;  ///< container format version of the file read (0.x unstable)
+  uint16_t format_minor = 1;
+  std::string producer;       ///< "OpenATC <version>"
+  Target target;
+  ir::Graph graph;            ///< topologically ordered; Const values carry their weights
+  std::vector<OpArtifact> artifacts;      ///< sorted by op_type, unique
+  std::vector<Deliverable> deliverables;  ///< in OPP search order
+  /// Build record: every atc flag given, by name without dashes ("soc_version" -> "host").
+  std::map<std::string, std::string> build_options;
+};
+
+struct WriteOptions {
+  int compress_level = 3;        ///< zstd level for artifact and deliverable segments; 0 = off
+  bool compress_weights = false; ///< weights stay uncompressed (mapped zero-copy) unless set
+};
+
+/// Serialises `model` into a complete OM image in memory. Deterministic: the same model gives the
+/// same bytes. Throws openatc::Error (kInternal) if the model is inconsistent.
+std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options = {});
+
+/// Writes `model` to `path` atomically: a temp file in the same directory, fsync, rename. On any
+/// failure nothing is left at `path` (an older file there is kept) and openatc::Error (kIo) is
+/// thrown naming the path.
+void WriteFile(const std::string &path, const Model &model, const WriteOptions &options = {});
+
+/// Reads and verifies an OM file (mmap; uncompressed segments are zero-copy views).
+/// Errors (openatc::Error): kNotOm for a file that is not an OpenATC OM (a GE OM is named as
+/// such), or has an unsupported version; kCorruptOm for checksum, bounds or verifier failures,
+/// naming the part and byte offset; kIo when the file cannot be read.
+Model ReadFile(const std::string &path);
+
+/// As ReadFile, from bytes in memory (copied or referenced through `owner`).
+Model ReadBytes(const uint8_t *data, size_t size, std::shared_ptr<const void> owner = nullptr);
+
+}  // namespace openatc::om
+
+#endif  // OPENATC_OM_MODEL_H_
