@@ -1,0 +1,59 @@
+/**
+ * @file openatc/compiler/compiler.h
+ * The compiler pipeline (design.md "Data flow"): checks -> topological order -> InferDataType /
+ * InferShape -> Compile per node (op types in parallel, nodes of one type serially on their shared
+ * object) -> Serialize once per op type -> an om::Model ready to be written.
+ */
+#ifndef OPENATC_COMPILER_COMPILER_H_
+#define OPENATC_COMPILER_COMPILER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "openatc/compiler/target.h"
+#include "openatc/ir/graph.h"
+#include "openatc/om/model.h"
+#include "openatc/opp/deliverable.h"
+
+namespace openatc::compiler {
+
+/// One `--input_shape` entry: the Data node name and its dims (-1 unknown; empty = scalar).
+struct InputShape {
+  std::string name;
+  std::vector<int64_t> dims;
+};
+
+struct CompileOptions {
+  Target target;
+  std::vector<InputShape> input_shapes;
+  /// `ge.*` option keys visible to OpCompileContext::GetOption.
+  std::map<std::string, std::string> ge_options;
+  /// Flags recorded in the OM's build record.
+  std::map<std::string, std::string> build_record;
+  /// Worker threads for compiling different op types in parallel (0 = hardware threads).
+  unsigned jobs = 0;
+  /// File name for error messages.
+  std::string model_path;
+};
+
+/// Runs the whole pipeline on `graph` (consumed). Throws openatc::Error naming the file, node and
+/// op type on any failure; nothing is written here.
+om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp::CompileOppSet &opp);
+
+// The passes, exposed for tests and for the pre-check mode.
+
+/// Reorders graph.nodes topologically (stable: ties keep file order) and rewrites every index.
+/// Throws kGraph naming a node on a cycle.
+void TopologicalSort(ir::Graph &graph);
+/// Applies --input_shape overrides to Data nodes; an unknown name is an error listing the inputs.
+void ApplyInputShapes(ir::Graph &graph, const std::vector<InputShape> &shapes);
+/// Fills every node's input and output descriptors in topological order.
+void InferShapes(ir::Graph &graph);
+/// True for the node types with built-in meaning (Data, Const, Constant, NetOutput).
+bool IsFrameworkOp(const std::string &type);
+
+}  // namespace openatc::compiler
+
+#endif  // OPENATC_COMPILER_COMPILER_H_

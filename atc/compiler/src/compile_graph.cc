@@ -1,0 +1,85 @@
+// CompileGraph: the whole pipeline, and assembly of the om::Model.
+#include <xxhash.h>
+
+#include <set>
+
+#include "compile_ops.h"
+#include "openatc/common/error.h"
+#include "openatc/common/log.h"
+#include "openatc/common/version.h"
+#include "openatc/compiler/compiler.h"
+#include "resolve_ops.h"
+
+namespace openatc::compiler {
+namespace {
+
+void AttachDeliverables(om::Model &model, const std::map<std::string, OpTypeInfo> &types,
+                        const opp::CompileOppSet &opp, const ir::Graph &graph) {
+  std::map<int, int> model_index;  // CompileOppSet index -> Model::deliverables index
+  for (const auto &[type, info] : types) {
+    int provider = opp.Provider(type);
+    if (provider < 0) {
+      throw Error(ErrorCategory::kGraph, "OA1109",
+                  "the op type is registered in this process but by no deliverable of the OPP roots, so it cannot "
+                  "be embedded in the OM",
+                  "Build the op as a deliverable .so under an ASCEND_CUSTOM_OPP_PATH root")
+          .WithNode(graph.nodes[info.nodes.front()].name, type);
+    }
+    if (!model_index.count(provider)) model_index[provider] = -1;
+  }
+  // Keep OPP search order.
+  for (auto &[provider, index] : model_index) {
+    const opp::Deliverable &d = opp.deliverables()[static_cast<size_t>(provider)];
+    om::Deliverable out;
+    out.file_name = d.file_name;
+    out.sdk_version = d.sdk_version;
+    std::vector<uint8_t> bytes = opp::ReadFileBytes(d.path);
+    out.hash = XXH3_64bits(bytes.data(), bytes.size());
+    out.data = ir::Bytes::FromVector(std::move(bytes));
+    for (const auto &[type, info] : types)
+      if (opp.Provider(type) == provider) out.op_types.push_back(type);
+    index = static_cast<int>(model.deliverables.size());
+    model.deliverables.push_back(std::move(out));
+  }
+  for (auto &art : model.artifacts) art.deliverable = model_index.at(opp.Provider(art.op_type));
+}
+
+}  // namespace
+
+om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp::CompileOppSet &opp) {
+  try {
+    TopologicalSort(graph);
+    ApplyInputShapes(graph, options.input_shapes);
+    ResolveOpTypes(graph, opp);
+    InferShapes(graph);
+    auto types = CollectOpTypes(graph);
+    CompileNodes(graph, types, options);
+    auto payloads = SerializeOps(types);
+
+    om::Model model;
+    model.producer = OPENATC_PRODUCER;
+    model.target = {options.target.soc_version, options.target.arch};
+    model.build_options = options.build_record;
+    for (const auto &[type, info] : types) {
+      om::OpArtifact art;
+      art.op_type = type;
+      art.capabilities = info.capabilities;
+      art.producer = OPENATC_PRODUCER;
+      auto it = payloads.find(type);
+      if (it != payloads.end()) {
+        art.has_payload = true;
+        art.hash = XXH3_64bits(it->second.data(), it->second.size());
+        art.payload = ir::Bytes::FromVector(std::move(it->second));
+      }
+      model.artifacts.push_back(std::move(art));
+    }
+    AttachDeliverables(model, types, opp, graph);
+    model.graph = std::move(graph);
+    return model;
+  } catch (Error &e) {
+    e.WithFile(options.model_path);
+    throw;
+  }
+}
+
+}  // namespace openatc::compiler

@@ -1,0 +1,122 @@
+// InferShapes: propagates descriptors in topological order, calling InferDataType then InferShape
+// of every custom op that is a ShapeInferOp (custom-op-api.md §10, "shape inference").
+#include <deque>
+
+#include "openatc/common/dtype.h"
+#include "openatc/common/error.h"
+#include "openatc/compiler/compiler.h"
+#include "openatc/gert/custom_op_registry.h"
+#include "openatc/gert/frame.h"
+#include "openatc/gert/tensor_convert.h"
+#include "openatc/opp/call_guard.h"
+
+namespace openatc::compiler {
+namespace {
+
+const ir::TensorDesc &ProducerDesc(const ir::Graph &g, const ir::Endpoint &e) {
+  return g.nodes[static_cast<size_t>(e.node)].output_descs[static_cast<size_t>(e.index)];
+}
+
+// Const data for an input, when the producer is a Const (InferShape may read it).
+const ir::ConstTensor *ConstValue(const ir::Graph &g, const ir::Endpoint &e) {
+  const ir::Node &p = g.nodes[static_cast<size_t>(e.node)];
+  if (p.type != ir::kConst && p.type != ir::kConstant) return nullptr;
+  auto it = p.attrs.find("value");
+  return (it != p.attrs.end() && it->second.kind == ir::AttrKind::kTensor) ? it->second.t.get() : nullptr;
+}
+
+void InferCustomNode(ir::Graph &g, ir::Node &node) {
+  auto &registry = gert_impl::CustomOpRegistry::Global();
+  std::string why;
+  auto op = registry.GetOrCreate(node.type, &why);
+  if (!op) {
+    throw Error(ErrorCategory::kCustomOp, "OA1402", "cannot create the op object: " + why)
+        .WithNode(node.name, node.type);
+  }
+  auto *infer = dynamic_cast<ge::ShapeInferOp *>(op.get());
+  if (infer == nullptr) return;  // GE keeps the graph's own output descriptors
+
+  auto info = gert_impl::BuildNodeInfo(node);
+  std::deque<gert::Tensor> tensors;
+  gert_impl::Frame frame;
+  frame.node = info.get();
+  for (size_t anchor : info->input_anchor) {
+    tensors.emplace_back();
+    const ir::ConstTensor *cv = ConstValue(g, node.inputs[anchor]);
+    gert_impl::InitTensor(tensors.back(), node.input_descs[anchor], cv ? const_cast<uint8_t *>(cv->data.data) : nullptr,
+                          cv ? cv->data.size : 0, gert::kOnHost);
+    frame.inputs.push_back(&tensors.back());
+  }
+  for (const auto &d : node.output_descs) {
+    tensors.emplace_back();
+    gert_impl::InitTensor(tensors.back(), d, nullptr, 0);
+    frame.outputs.push_back(&tensors.back());
+  }
+  gert_impl::Services no_services;
+  frame.services = &no_services;
+  const std::string origin = registry.Origin(node.type);
+  auto dt_ctx = gert_impl::ContextAccess::Make<gert::InferDataTypeContext>(&frame);
+  opp::GuardedCall({node.name, node.type, "InferDataType", origin}, [&] { return infer->InferDataType(dt_ctx.get()); });
+  auto shape_ctx = gert_impl::ContextAccess::Make<gert::InferShapeContext>(&frame);
+  opp::GuardedCall({node.name, node.type, "InferShape", origin}, [&] { return infer->InferShape(shape_ctx.get()); });
+  for (size_t i = 0; i < node.output_descs.size(); ++i) {
+    gert::Tensor &t = *frame.outputs[i];
+    // The host target stores tensors in their origin layout: storage shape = inferred shape.
+    t.MutableStorageShape() = t.GetOriginShape();
+    gert_impl::UpdateDesc(node.output_descs[i], t);
+  }
+}
+
+}  // namespace
+
+void InferShapes(ir::Graph &g) {
+  for (auto &node : g.nodes) {
+    // Input descriptors follow their producers (the producer's output is the truth).
+    for (size_t i = 0; i < node.inputs.size(); ++i) {
+      if (i >= node.input_descs.size()) node.input_descs.resize(i + 1);
+      if (!node.inputs[i].connected()) {
+        node.input_descs[i].valid = node.type == ir::kData;
+        continue;
+      }
+      std::string name = node.input_descs[i].name;
+      node.input_descs[i] = ProducerDesc(g, node.inputs[i]);
+      node.input_descs[i].name = name;
+      node.input_descs[i].valid = true;
+    }
+    if (node.type == ir::kData) {
+      if (node.output_descs.empty()) node.output_descs.resize(1);
+      const ir::TensorDesc &in = node.input_descs.empty() ? node.output_descs[0] : node.input_descs[0];
+      std::string name = node.output_descs[0].name;
+      node.output_descs[0] = in;
+      node.output_descs[0].name = name;
+      if (node.output_descs[0].origin_shape.empty()) node.output_descs[0].origin_shape = node.output_descs[0].shape;
+    } else if (node.type == ir::kConst || node.type == ir::kConstant) {
+      auto it = node.attrs.find("value");
+      if (it != node.attrs.end() && it->second.t) {
+        if (node.output_descs.empty()) node.output_descs.resize(1);
+        std::string name = node.output_descs[0].name;
+        node.output_descs[0] = it->second.t->desc;
+        node.output_descs[0].name = name;
+      }
+    } else if (!IsFrameworkOp(node.type)) {
+      InferCustomNode(g, node);
+    }
+    for (size_t i = 0; i < node.output_descs.size(); ++i) {
+      const ir::TensorDesc &d = node.output_descs[i];
+      if (d.dtype == ge::DT_UNDEFINED) {
+        throw Error(ErrorCategory::kGraph, "OA1105",
+                    "the dtype of output " + std::to_string(i) + " is unknown after shape inference",
+                    "Give the op a ShapeInferOp (InferDataType) or an outputDesc with a dtype in the graph")
+            .WithNode(node.name, node.type);
+      }
+      if (d.shape.size() == 1 && d.shape[0] == -2) {
+        throw Error(ErrorCategory::kGraph, "OA1106",
+                    "the rank of output " + std::to_string(i) + " is unknown after shape inference",
+                    "Give the op a ShapeInferOp (InferShape) or an outputDesc with a shape in the graph")
+            .WithNode(node.name, node.type);
+      }
+    }
+  }
+}
+
+}  // namespace openatc::compiler

@@ -1,0 +1,126 @@
+// Mode 0: read the graph, load the deliverables, compile, write the OM atomically.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstdlib>
+
+#include "openatc/atc/driver.h"
+#include "openatc/common/error.h"
+#include "openatc/common/log.h"
+#include "openatc/compiler/compiler.h"
+#include "openatc/frontend/ge_ir_reader.h"
+#include "openatc/om/model.h"
+#include "openatc/opp/opp_paths.h"
+
+namespace openatc::atc {
+namespace {
+
+void RequireNonEmpty(const std::string &value, const std::string &flag, const std::string &hint) {
+  if (value.empty())
+    throw Error(ErrorCategory::kUsage, "E10054", "the required parameter --" + flag + " is empty", hint);
+}
+
+ir::Graph ReadGraph(const Options &options) {
+  switch (options.framework) {
+    case 1:
+      return frontend::ReadGeIrFile(options.model);
+    case 5:
+      throw Error(ErrorCategory::kUsage, "E10001",
+                  "--framework 5 (ONNX) is not available in this OpenATC version", "Convert the model to a GE graph")
+          .WithFile(options.model);
+    default:
+      throw Error(ErrorCategory::kUsage, "E10007",
+                  "--framework is required for '" + options.model + "': 1 (GE IR: .air, .json, .txt) or 5 (ONNX)",
+                  "Pass --framework 1 or 5");
+  }
+}
+
+// --out_nodes "node:idx;..." replaces the graph outputs (and NetOutput's inputs).
+void ApplyOutNodes(ir::Graph &graph, const std::vector<OutNode> &out_nodes) {
+  if (out_nodes.empty()) return;
+  std::vector<ir::Endpoint> outs;
+  for (const auto &o : out_nodes) {
+    int32_t idx = graph.FindNode(o.node);
+    if (idx < 0) {
+      throw Error(ErrorCategory::kUsage, "E10001", "--out_nodes names node '" + o.node + "', which is not in the graph",
+                  "Use node names from the model");
+    }
+    outs.push_back({idx, o.index});
+  }
+  graph.outputs = outs;
+  for (auto &node : graph.nodes) {
+    if (node.type != ir::kNetOutput) continue;
+    node.inputs = outs;
+    node.input_descs.assign(outs.size(), ir::TensorDesc{});
+  }
+}
+
+std::map<std::string, std::string> BuildRecord(const Options &o) {
+  std::map<std::string, std::string> r = o.other_flags;
+  r["mode"] = std::to_string(o.mode);
+  r["model"] = o.model;
+  r["framework"] = std::to_string(o.framework);
+  r["output"] = o.output;
+  r["soc_version"] = o.soc_version;
+  if (!o.input_shape.empty()) r["input_shape"] = o.input_shape;
+  if (!o.out_nodes_text.empty()) r["out_nodes"] = o.out_nodes_text;
+  r["compress"] = std::to_string(o.compress);
+  if (o.compress_weights) r["compress_weights"] = "true";
+  return r;
+}
+
+void MakeParents(const std::string &path) {
+  for (size_t pos = path.find('/', 1); pos != std::string::npos; pos = path.find('/', pos + 1)) {
+    std::string dir = path.substr(0, pos);
+    if (::mkdir(dir.c_str(), 0755) != 0 && errno != EEXIST) {
+      throw Error(ErrorCategory::kIo, "E13001", "cannot create the output folder '" + dir + "'",
+                  "Check --output and the folder's permissions");
+    }
+  }
+}
+
+}  // namespace
+
+std::string BuiltinOppRoot() {
+  char buf[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+  if (n <= 0) return "";
+  std::string exe(buf, static_cast<size_t>(n));
+  std::string root = exe.substr(0, exe.find_last_of('/')) + "/../opp/builtin";
+  struct stat st {};
+  return ::stat(root.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? root : "";
+}
+
+void CompileModel(const Options &options) {
+  RequireNonEmpty(options.model, "model", "Pass --model with the graph file to compile");
+  RequireNonEmpty(options.output, "output", "Pass --output with the path prefix of the OM to write");
+  compiler::CompileOptions copts;
+  copts.target = compiler::ResolveTarget(options.soc_version);  // fails at once for a bad target
+  copts.model_path = options.model;
+  copts.ge_options = GeOptionKeys(options);
+  copts.build_record = BuildRecord(options);
+  for (const auto &s : options.input_shapes) copts.input_shapes.push_back({s.name, s.dims});
+
+  ir::Graph graph = ReadGraph(options);
+  ApplyOutNodes(graph, options.out_nodes);
+
+  const auto roots = opp::CustomOppRootsFromEnv();
+  for (const auto &root : roots) {
+    std::string note = opp::DiagnoseRoot(root);
+    if (!note.empty()) LogWarning("ASCEND_CUSTOM_OPP_PATH: " + note);
+  }
+  opp::CompileOppSet opp_set;
+  opp_set.Load(roots, BuiltinOppRoot());
+
+  om::Model model = compiler::CompileGraph(std::move(graph), copts, opp_set);
+  om::WriteOptions wopts;
+  wopts.compress_level = options.compress;
+  wopts.compress_weights = options.compress_weights;
+  const std::string out_path = options.output + ".om";
+  MakeParents(out_path);
+  om::WriteFile(out_path, model, wopts);
+  LogInfo("wrote '" + out_path + "'");
+}
+
+}  // namespace openatc::atc

@@ -1,0 +1,59 @@
+// RunAtc: ATC's stdout lines, option parsing, mode dispatch and error printing.
+#include "openatc/atc/driver.h"
+
+#include <cstdio>
+#include <exception>
+#include <iostream>
+
+#include "openatc/common/error.h"
+#include "openatc/common/log.h"
+
+namespace openatc::atc {
+namespace {
+constexpr const char *kStart = "ATC start working now, please wait for a moment.";
+constexpr const char *kSuccess = "ATC run success, welcome to the next use.";
+constexpr const char *kFailure =
+    "ATC run failed, Please check the detail log, Try 'atc --help' for more information";
+
+void RunMode(const Options &options) {
+  switch (options.mode) {
+    case 0:
+      CompileModel(options);
+      return;
+    default:
+      throw Error(ErrorCategory::kUsage, "E10001",
+                  "--mode " + std::to_string(options.mode) + " is not available in this OpenATC version",
+                  "Use --mode 0 to compile a model");
+  }
+}
+}  // namespace
+
+int RunAtc(int argc, const char *const *argv) {
+  SetLogTool("atc");
+  std::cout << kStart << std::endl;
+  try {
+    Options options = ParseAtcOptions(argc, argv);
+    if (options.help) {
+      std::cout << AtcHelpText();
+      return 0;
+    }
+    LogLevel level = LogLevel::kError;
+    if (ParseLogLevel(options.log, &level)) SetLogLevel(level);
+    RunMode(options);
+    std::cout << kSuccess << std::endl;
+    return 0;
+  } catch (const Error &e) {
+    std::cerr << e.Format("atc") << std::endl;
+  } catch (const std::bad_alloc &) {
+    std::cerr << Error(ErrorCategory::kInternal, "E19999", "out of memory").Format("atc") << std::endl;
+  } catch (const std::exception &e) {
+    std::cerr << Error(ErrorCategory::kInternal, "E19999", std::string("internal error: ") + e.what(),
+                       "Please report this with the command line")
+                     .Format("atc")
+              << std::endl;
+  }
+  std::cout << kFailure << std::endl;
+  return 255;
+}
+
+}  // namespace openatc::atc

@@ -1,0 +1,4 @@
+// atc: OpenATC's offline model compiler (command line as CANN's ATC; see README and shared/cli.md).
+#include "openatc/atc/driver.h"
+
+int main(int argc, char **argv) { return openatc::atc::RunAtc(argc, argv); }

@@ -1,0 +1,42 @@
+/**
+ * @file graph/custom_op_pull_registry.h
+ * The per-deliverable creator list and the C "pull" ABI an OM loader reads from an embedded
+ * deliverable (custom-op-api.md §3). Implemented by libcustom_op_registry_static.a, which is
+ * linked into every deliverable, so each .so keeps its own list.
+ */
+#ifndef OPENATC_GRAPH_CUSTOM_OP_PULL_REGISTRY_H_
+#define OPENATC_GRAPH_CUSTOM_OP_PULL_REGISTRY_H_
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ge {
+class BaseCustomOp;
+using CustomOpCreateFunc = ge::BaseCustomOp *(*)();
+
+constexpr uint32_t kCustomOpCreatorPullAbiVersion = 1U;
+
+struct CustomOpTypeToCreator {
+  uint32_t struct_size;
+  const char *op_type;
+  CustomOpCreateFunc creator;
+};
+
+/// Appends to this deliverable's list; a null/empty op_type or null creator is ignored.
+void RegisterCustomOpLocalCreator(const char *const op_type, const CustomOpCreateFunc creator);
+}  // namespace ge
+
+extern "C" {
+/// kCustomOpCreatorPullAbiVersion.
+uint32_t GetRegisteredCustomOpCreatorAbiVersion();
+size_t GetRegisteredCustomOpCreatorNum();
+/// 0 on success; -1 when creator_num is smaller than the registered count, creators is null with
+/// creator_num > 0, or creator_struct_size < sizeof(CustomOpTypeToCreator). Entries are written
+/// creator_struct_size bytes apart, each with struct_size = sizeof(CustomOpTypeToCreator).
+int32_t GetRegisteredCustomOpCreators(ge::CustomOpTypeToCreator *creators, const size_t creator_num,
+                                      const size_t creator_struct_size);
+/// OpenATC extension: the SDK version ("major.minor.patch") this deliverable was built against.
+const char *OpenAtcDeliverableSdkVersion();
+}
+
+#endif  // OPENATC_GRAPH_CUSTOM_OP_PULL_REGISTRY_H_

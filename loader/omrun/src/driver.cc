@@ -1,0 +1,158 @@
+// RunOmrun: option handling, input loading, timed runs, output writing and comparison.
+#include "openatc/omrun/driver.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "openatc/common/dtype.h"
+#include "openatc/common/error.h"
+#include "openatc/common/log.h"
+#include "openatc/omrun/options.h"
+#include "openatc/rt/runtime.h"
+#include "openatc/runtime/model.h"
+
+namespace openatc::omrun {
+namespace {
+using Clock = std::chrono::steady_clock;
+
+double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+
+void PrintInfo(const runtime::LoadedModel &m) {
+  const om::Model &om = m.model();
+  std::cout << "target: " << om.target.soc_version << (om.target.arch.empty() ? "" : " (" + om.target.arch + ")")
+            << "\nproducer: " << om.producer << "\ninputs:\n";
+  for (size_t i = 0; i < m.inputs().size(); ++i) {
+    const auto &io = m.inputs()[i];
+    std::cout << "  [" << i << "] " << io.name << " " << DataTypeShortName(io.dtype) << " " << ShapeToString(io.shape)
+              << " " << FormatName(io.format) << " (" << io.bytes << " bytes)\n";
+  }
+  std::cout << "outputs:\n";
+  for (size_t i = 0; i < m.outputs().size(); ++i) {
+    const auto &io = m.outputs()[i];
+    std::cout << "  [" << i << "] " << io.name << " " << DataTypeShortName(io.dtype) << " " << ShapeToString(io.shape)
+              << " " << FormatName(io.format) << " (" << io.bytes << " bytes)\n";
+  }
+}
+
+std::vector<tensor_io::HostTensor> LoadInputs(const Options &o, const runtime::LoadedModel &m) {
+  const auto &want = m.inputs();
+  std::vector<tensor_io::HostTensor> inputs;
+  if (o.inputs.empty()) {
+    if (!want.empty())
+      LogWarning("no --input given: feeding seeded random inputs (--random_seed " + std::to_string(o.random_seed) + ")");
+    for (size_t i = 0; i < want.size(); ++i) {
+      for (int64_t d : want[i].shape) {
+        if (d < 0) {
+          throw Error(ErrorCategory::kInvalidInput, "OA3005",
+                      "input " + std::to_string(i) + " ('" + want[i].name + "') has a dynamic shape " +
+                          ShapeToString(want[i].shape) + ", so no random input can be made",
+                      "Pass --input files");
+        }
+      }
+      inputs.push_back(tensor_io::RandomTensor(want[i].dtype, want[i].shape, o.random_seed, i));
+    }
+    return inputs;
+  }
+  if (o.inputs.size() != want.size()) {
+    throw Error(ErrorCategory::kInvalidInput, "OA3001",
+                "the model has " + std::to_string(want.size()) + " input(s) but --input lists " +
+                    std::to_string(o.inputs.size()) + " file(s)",
+                "Pass one file per model input, comma-separated, in model input order (see omrun --info)");
+  }
+  for (size_t i = 0; i < want.size(); ++i)
+    inputs.push_back(tensor_io::LoadInput(o.inputs[i], i, want[i].name, want[i].dtype, want[i].shape));
+  return inputs;
+}
+
+void PrintTimings(std::vector<double> runs, double load_ms) {
+  std::sort(runs.begin(), runs.end());
+  auto pct = [&](double p) { return runs[static_cast<size_t>(p * static_cast<double>(runs.size() - 1) + 0.5)]; };
+  std::fprintf(stdout, "load: %.3f ms\n", load_ms);
+  std::fprintf(stdout, "runs: %zu  min %.3f ms  median %.3f ms  p90 %.3f ms  p99 %.3f ms  max %.3f ms\n", runs.size(),
+               runs.front(), pct(0.5), pct(0.9), pct(0.99), runs.back());
+}
+
+int Run(const Options &o) {
+  if (o.threads > 0) rt::SetThreadCount(static_cast<unsigned>(o.threads));
+  const auto t0 = Clock::now();
+  auto model = runtime::LoadModelFile(o.model);
+  const double load_ms = Ms(Clock::now() - t0);
+  if (o.info) {
+    PrintInfo(*model);
+    return 0;
+  }
+  auto inputs = LoadInputs(o, *model);
+  std::vector<tensor_io::HostTensor> outputs;
+  const auto f0 = Clock::now();
+  outputs = model->Run(inputs);
+  const double first_ms = Ms(Clock::now() - f0);
+  for (int i = 0; i < o.warmup; ++i) outputs = model->Run(inputs);
+  if (o.loop > 1 || o.warmup > 0) {
+    std::vector<double> runs;
+    for (int i = 0; i < o.loop; ++i) {
+      const auto s = Clock::now();
+      outputs = model->Run(inputs);
+      runs.push_back(Ms(Clock::now() - s));
+    }
+    std::fprintf(stdout, "first run: %.3f ms\n", first_ms);
+    PrintTimings(runs, load_ms);
+  }
+  std::vector<std::string> names;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    names.push_back(model->outputs()[i].name);
+    std::cout << "output " << i << ": " << tensor_io::SummaryLine(names.back(), outputs[i]) << "\n";
+  }
+  std::cout.flush();
+  if (!o.output_dir.empty()) tensor_io::WriteOutputs(o.output_dir, names, outputs, o.outfmt);
+  if (!o.expected_outputs.empty()) {
+    if (o.expected_outputs.size() != outputs.size()) {
+      throw Error(ErrorCategory::kUsage, "OA3006",
+                  "the model has " + std::to_string(outputs.size()) + " output(s) but --expected_output lists " +
+                      std::to_string(o.expected_outputs.size()) + " file(s)",
+                  "Pass one expected file per model output");
+    }
+    bool all_ok = true;
+    for (size_t i = 0; i < outputs.size(); ++i) {
+      auto expected = tensor_io::LoadInput(o.expected_outputs[i], i, names[i], outputs[i].dtype, outputs[i].shape);
+      auto c = tensor_io::Compare(outputs[i], expected, o.atol, o.rtol);
+      std::fprintf(stdout, "compare output %zu (%s): %s max_abs_err %.6g max_rel_err %.6g\n", i, names[i].c_str(),
+                   c.ok ? "PASS" : "FAIL", c.max_abs, c.max_rel);
+      if (!c.ok) {
+        std::fprintf(stdout, "  first mismatch at element %zu\n", c.first_bad_index);
+        all_ok = false;
+      }
+    }
+    if (!all_ok) return 1;
+  }
+  return 0;
+}
+}  // namespace
+
+int RunOmrun(int argc, const char *const *argv) {
+  SetLogTool("omrun");
+  try {
+    Options o = ParseOmrunOptions(argc, argv);
+    if (o.help) {
+      std::cout << OmrunHelpText();
+      return 0;
+    }
+    LogLevel level = LogLevel::kError;
+    if (ParseLogLevel(o.log, &level)) SetLogLevel(level);
+    return Run(o);
+  } catch (const Error &e) {
+    std::cerr << e.Format("omrun") << std::endl;
+    return OmrunExitCode(e.category());
+  } catch (const std::bad_alloc &) {
+    std::cerr << Error(ErrorCategory::kInternal, "E19999", "out of memory").Format("omrun") << std::endl;
+  } catch (const std::exception &e) {
+    std::cerr << Error(ErrorCategory::kInternal, "E19999", std::string("internal error: ") + e.what(),
+                       "Please report this with the command line")
+                     .Format("omrun")
+              << std::endl;
+  }
+  return 7;
+}
+
+}  // namespace openatc::omrun

@@ -1,0 +1,33 @@
+// omrun's flags in help order (shared/cli.md, "omrun" table); descriptions are ours.
+#include "flag_table.h"
+
+namespace openatc {
+namespace omrun {
+namespace {
+const std::vector<OmrunFlag> kFlags = {
+    {"input", false, "LIST", "", "input files in model input order: .npy, .bin (raw) or .pb (ONNX TensorProto); omitted = seeded random inputs"},
+    {"output", false, "DIR", "", "write DIR/output_<i>.<ext> and DIR/outputs.json"},
+    {"outfmt", false, "NPY|BIN|TXT", "NPY", "format of the files --output writes"},
+    {"expected_output", false, "LIST", "", "expected outputs (files as for --input); exit 1 on mismatch"},
+    {"atol", false, "X", "1e-07", "absolute tolerance of the comparison"},
+    {"rtol", false, "X", "0.001", "relative tolerance of the comparison"},
+    {"loop", false, "N", "1", "timed runs"},
+    {"warmup", false, "N", "0", "untimed runs before the timed ones"},
+    {"threads", false, "N", "0", "intra-op threads; 0 = all cores"},
+    {"random_seed", false, "N", "0", "seed of the random inputs"},
+    {"info", true, "", "", "print inputs, outputs, target, producer and arena size; run nothing"},
+    {"log", false, "LEVEL", "error", "debug, info, warning, error or null"},
+    {"help", true, "", "", "print this text"},
+};
+}  // namespace
+
+const std::vector<OmrunFlag> &OmrunFlagTable() { return kFlags; }
+
+const OmrunFlag *FindOmrunFlag(const std::string &name) {
+  for (const auto &f : kFlags)
+    if (name == f.name) return &f;
+  return nullptr;
+}
+
+}  // namespace omrun
+}  // namespace openatc

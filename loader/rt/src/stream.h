@@ -1,0 +1,21 @@
+// Stream objects: handle validation, the default stream, and per-stream launch observers.
+#ifndef OPENATC_RT_SRC_STREAM_H_
+#define OPENATC_RT_SRC_STREAM_H_
+
+#include "acl/acl_rt.h"
+#include "openatc/rt/runtime.h"
+
+namespace openatc {
+namespace rt {
+
+struct Stream;
+
+/** The stream for a handle (nullptr = default stream). Unknown handle -> ACL_ERROR_INVALID_PARAM. */
+Stream *ResolveStream(aclrtStream handle);
+/** A copy of the stream's observer (empty when none). */
+LaunchObserver ObserverOf(Stream *stream);
+
+}  // namespace rt
+}  // namespace openatc
+
+#endif  // OPENATC_RT_SRC_STREAM_H_

@@ -1,0 +1,99 @@
+// Output, workspace and args allocation for Execute callbacks (eager path).
+#include "exec_services.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "openatc/common/log.h"
+
+namespace openatc::runtime {
+namespace {
+constexpr size_t kAlign = 64;
+constexpr size_t kRound = 512;  // GE rounds output and workspace sizes up to 512 bytes
+size_t RoundUp(size_t n) { return n == 0 ? kRound : (n + kRound - 1) / kRound * kRound; }
+}  // namespace
+
+HostBuffer::HostBuffer(size_t size) : size_(size) {
+  data_ = static_cast<uint8_t *>(std::aligned_alloc(kAlign, (size + kAlign - 1) / kAlign * kAlign + kAlign));
+  if (data_ == nullptr) throw std::bad_alloc();
+  std::memset(data_, 0, size);
+}
+HostBuffer::~HostBuffer() { std::free(data_); }
+
+gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index, const gert::StorageShape &shape,
+                                               const gert::StorageFormat &format, ge::DataType dtype) {
+  if (index >= f.outputs.size()) {
+    LogError("node '" + f.node->name + "': MallocOutputTensor(" + std::to_string(index) + ") is out of range (" +
+             std::to_string(f.outputs.size()) + " outputs)");
+    return nullptr;
+  }
+  gert::Tensor *t = f.outputs[index];
+  const int64_t count = shape.GetStorageShape().GetShapeSize();
+  const int dsize = ge::GetSizeByDataType(dtype);
+  if (count < 0 || dsize <= 0 || dsize >= ge::kDataTypeSizeBitOffset) {
+    LogError("node '" + f.node->name + "': MallocOutputTensor(" + std::to_string(index) +
+             ") with an unknown shape or an unsupported dtype");
+    return nullptr;
+  }
+  const size_t bytes = static_cast<size_t>(count) * static_cast<size_t>(dsize);
+  if (outputs_.size() < f.outputs.size()) outputs_.resize(f.outputs.size());
+  if (ref_inputs_.size() < f.outputs.size()) ref_inputs_.resize(f.outputs.size(), -1);
+  std::shared_ptr<HostBuffer> buf;
+  try {
+    buf = std::make_shared<HostBuffer>(RoundUp(bytes));
+  } catch (const std::bad_alloc &) {
+    LogError("node '" + f.node->name + "': cannot allocate " + std::to_string(bytes) + " bytes for output " +
+             std::to_string(index));
+    return nullptr;
+  }
+  t->GetShape() = shape;
+  t->MutableFormat() = format;
+  t->SetDataType(dtype);
+  t->MutableTensorData() = gert::TensorData(buf->data(), nullptr, bytes, gert::kOnDeviceHbm);
+  outputs_[index] = std::move(buf);
+  ref_inputs_[index] = -1;
+  return t;
+}
+
+gert::Tensor *ExecServices::MakeOutputRefInput(gert_impl::Frame &f, size_t output_index, size_t input_index) {
+  if (output_index >= f.outputs.size() || input_index >= f.inputs.size() || f.inputs[input_index] == nullptr)
+    return nullptr;
+  gert::Tensor *out = f.outputs[output_index];
+  const gert::Tensor *in = f.inputs[input_index];
+  out->GetShape() = in->GetShape();
+  out->MutableFormat() = in->GetFormat();
+  out->SetDataType(in->GetDataType());
+  out->MutableTensorData() = gert::TensorData(const_cast<void *>(in->GetAddr()), nullptr, in->GetSize(),
+                                              in->GetPlacement());
+  if (ref_inputs_.size() < f.outputs.size()) ref_inputs_.resize(f.outputs.size(), -1);
+  if (outputs_.size() < f.outputs.size()) outputs_.resize(f.outputs.size());
+  ref_inputs_[output_index] = static_cast<int64_t>(input_index);
+  outputs_[output_index].reset();
+  return out;
+}
+
+void *ExecServices::MallocWorkSpace(gert_impl::Frame &f, size_t size) {
+  try {
+    scratch_.push_back(std::make_unique<HostBuffer>(RoundUp(size)));
+  } catch (const std::bad_alloc &) {
+    LogError("node '" + f.node->name + "': cannot allocate a workspace of " + std::to_string(size) + " bytes");
+    return nullptr;
+  }
+  return scratch_.back()->data();
+}
+
+const gert::KernelArgs *ExecServices::MallocReadOnlyDevArgs(gert_impl::Frame &f, void *host_args, size_t size) {
+  if (host_args == nullptr || size == 0) return nullptr;
+  void *copy = MallocWorkSpace(f, size);
+  if (copy == nullptr) return nullptr;
+  std::memcpy(copy, host_args, size);
+  auto args = std::make_unique<gert::KernelArgs>();
+  args->args_data = copy;
+  args->args_size = size;
+  args->placement = ge::kPlacementDevice;
+  args_.push_back(std::move(args));
+  return args_.back().get();
+}
+
+}  // namespace openatc::runtime

@@ -1,0 +1,54 @@
+// ExecServices: what EagerOpExecutionContext delegates to during a run (internal to the runtime).
+#ifndef OPENATC_RUNTIME_EXEC_SERVICES_H_
+#define OPENATC_RUNTIME_EXEC_SERVICES_H_
+
+#include <memory>
+#include <vector>
+
+#include "openatc/gert/frame.h"
+
+namespace openatc::runtime {
+
+/// A 64-byte-aligned host allocation (the host target's "device" memory).
+class HostBuffer {
+ public:
+  explicit HostBuffer(size_t size);
+  ~HostBuffer();
+  HostBuffer(const HostBuffer &) = delete;
+  HostBuffer &operator=(const HostBuffer &) = delete;
+  uint8_t *data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  uint8_t *data_ = nullptr;
+  size_t size_ = 0;
+};
+
+/// Per-node services. Output memory is allocated here and handed to the run (`TakeOutputs`);
+/// workspaces and args blocks live until the node has finished.
+class ExecServices : public gert_impl::Services {
+ public:
+  explicit ExecServices(void *stream) : stream_(stream) {}
+  void *Stream(gert_impl::Frame &) override { return stream_; }
+  gert::Tensor *MallocOutputTensor(gert_impl::Frame &f, size_t index, const gert::StorageShape &shape,
+                                   const gert::StorageFormat &format, ge::DataType dtype) override;
+  gert::Tensor *MakeOutputRefInput(gert_impl::Frame &f, size_t output_index, size_t input_index) override;
+  void *MallocWorkSpace(gert_impl::Frame &f, size_t size) override;
+  const gert::KernelArgs *MallocReadOnlyDevArgs(gert_impl::Frame &f, void *host_args, size_t size) override;
+
+  /// Buffers allocated for output i (nullptr when the output aliases an input or was not allocated).
+  std::vector<std::shared_ptr<HostBuffer>> &output_buffers() { return outputs_; }
+  /// Output i aliases input j: ref_inputs()[i] = j, else -1.
+  std::vector<int64_t> &ref_inputs() { return ref_inputs_; }
+
+ private:
+  void *stream_;
+  std::vector<std::shared_ptr<HostBuffer>> outputs_;
+  std::vector<int64_t> ref_inputs_;
+  std::vector<std::unique_ptr<HostBuffer>> scratch_;
+  std::vector<std::unique_ptr<gert::KernelArgs>> args_;
+};
+
+}  // namespace openatc::runtime
+
+#endif  // OPENATC_RUNTIME_EXEC_SERVICES_H_

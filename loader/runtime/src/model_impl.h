@@ -1,0 +1,38 @@
+// The state of a loaded model (internal to the runtime).
+#ifndef OPENATC_RUNTIME_MODEL_IMPL_H_
+#define OPENATC_RUNTIME_MODEL_IMPL_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "acl/acl_rt.h"
+#include "graph/custom_op.h"
+#include "openatc/gert/custom_op_registry.h"
+#include "openatc/gert/frame.h"
+#include "openatc/opp/deliverable.h"
+#include "openatc/runtime/model.h"
+
+namespace openatc::runtime {
+
+struct NodeRuntime {
+  std::unique_ptr<gert_impl::NodeInfo> info;   ///< custom ops only
+  std::shared_ptr<ge::BaseCustomOp> op;        ///< the per-model op object of the node's type
+  ge::EagerExecuteOp *execute = nullptr;
+  std::string origin;                          ///< deliverable name for messages
+};
+
+struct LoadedModel::Impl {
+  std::string path;
+  om::Model model;
+  gert_impl::CustomOpRegistry registry;  ///< per-model
+  std::vector<opp::Deliverable> deliverables;
+  std::vector<NodeRuntime> nodes;        ///< parallel to model.graph.nodes
+  std::vector<IoDesc> inputs, outputs;
+  aclrtStream stream = nullptr;
+};
+
+}  // namespace openatc::runtime
+
+#endif  // OPENATC_RUNTIME_MODEL_IMPL_H_

@@ -1,0 +1,139 @@
+// LoadedModel::Load: target check, embedded deliverables, op objects, Deserialize.
+#include <algorithm>
+
+#include "model_impl.h"
+#include "openatc/common/dtype.h"
+#include "openatc/common/error.h"
+#include "openatc/opp/call_guard.h"
+#include "openatc/opp/capabilities.h"
+#include "openatc/opp/opp_paths.h"
+
+namespace openatc::runtime {
+namespace {
+bool IsFrameworkOp(const std::string &t) {
+  return t == ir::kData || t == ir::kConst || t == ir::kConstant || t == ir::kNetOutput;
+}
+
+IoDesc Describe(const std::string &name, const ir::TensorDesc &d) {
+  IoDesc io;
+  io.name = name;
+  io.dtype = d.dtype;
+  io.format = d.format;
+  io.shape = d.shape;
+  int64_t n = ShapeElementCount(d.shape);
+  io.bytes = n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(d.dtype);
+  return io;
+}
+
+void CheckTarget(const om::Model &m, const std::string &path) {
+  const std::string here = "host (" + opp::HostArch() + ")";
+  if (m.target.soc_version != "host" || m.target.arch != opp::HostArch()) {
+    throw Error(ErrorCategory::kNotOm, "OA2101",
+                "the OM was built for " + m.target.soc_version +
+                    (m.target.arch.empty() ? "" : " (" + m.target.arch + ")") + ", but this runtime runs " + here,
+                "Rebuild it with atc --soc_version host on this machine")
+        .WithFile(path);
+  }
+}
+}  // namespace
+
+LoadedModel::LoadedModel() : impl_(std::make_unique<Impl>()) {}
+
+LoadedModel::~LoadedModel() {
+  if (impl_ && impl_->stream != nullptr) aclrtDestroyStream(impl_->stream);
+}
+
+const std::vector<IoDesc> &LoadedModel::inputs() const { return impl_->inputs; }
+const std::vector<IoDesc> &LoadedModel::outputs() const { return impl_->outputs; }
+const om::Model &LoadedModel::model() const { return impl_->model; }
+
+std::unique_ptr<LoadedModel> LoadedModel::Load(om::Model model, const std::string &path) {
+  CheckTarget(model, path);
+  std::unique_ptr<LoadedModel> lm(new LoadedModel());
+  Impl &im = *lm->impl_;
+  im.path = path;
+  im.model = std::move(model);
+  const ir::Graph &g = im.model.graph;
+
+  for (const auto &d : im.model.deliverables)
+    im.deliverables.push_back(opp::LoadEmbedded(d.data, path + ":" + d.file_name, im.registry));
+
+  // One object per op type, Deserialize on it (GE: every used op type must be deserialized).
+  std::map<std::string, std::shared_ptr<ge::BaseCustomOp>> objects;
+  for (const auto &art : im.model.artifacts) {
+    std::string why;
+    auto op = im.registry.GetOrCreate(art.op_type, &why);
+    if (!op) {
+      throw Error(ErrorCategory::kCorruptOm, "OA2102",
+                  "no embedded deliverable provides op type '" + art.op_type + "' (" + why + ")",
+                  "Rebuild the OM with atc")
+          .WithFile(path);
+    }
+    if (art.has_payload) {
+      auto *portable = dynamic_cast<ge::PortableOp *>(op.get());
+      if (portable == nullptr) {
+        throw Error(ErrorCategory::kCorruptOm, "OA2103",
+                    "the OM has a compile artifact for op type '" + art.op_type +
+                        "', but its embedded deliverable's class is not a PortableOp",
+                    "Rebuild the OM with atc")
+            .WithFile(path);
+      }
+      std::vector<uint8_t> buffer(art.payload.data, art.payload.data + art.payload.size);
+      opp::GuardedCall({"", art.op_type, "Deserialize", im.registry.Origin(art.op_type)},
+                       [&] { return portable->Deserialize(buffer); });
+    }
+    objects[art.op_type] = op;
+  }
+
+  im.nodes.resize(g.nodes.size());
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node &node = g.nodes[i];
+    if (IsFrameworkOp(node.type)) continue;
+    auto it = objects.find(node.type);
+    if (it == objects.end()) {
+      throw Error(ErrorCategory::kCorruptOm, "OA2104", "the OM has no artifact entry for this node's op type",
+                  "Rebuild the OM with atc")
+          .WithFile(path)
+          .WithNode(node.name, node.type);
+    }
+    NodeRuntime &nr = im.nodes[i];
+    nr.op = it->second;
+    nr.origin = im.registry.Origin(node.type);
+    nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
+    if (nr.execute == nullptr) {
+      throw Error(ErrorCategory::kCustomOp, "OA2105",
+                  "the op is not an EagerExecuteOp; launching AnnotatedArgsOp declarations is not supported by this "
+                  "runtime version",
+                  "Implement ge::EagerExecuteOp::Execute")
+          .WithFile(path)
+          .WithNode(node.name, node.type);
+    }
+    try {
+      nr.info = gert_impl::BuildNodeInfo(node);
+    } catch (Error &e) {
+      e.WithFile(path);
+      throw;
+    }
+  }
+
+  for (int32_t idx : g.inputs) {
+    const ir::Node &data = g.nodes[static_cast<size_t>(idx)];
+    im.inputs.push_back(Describe(data.name, data.output_descs.at(0)));
+  }
+  for (const auto &e : g.outputs) {
+    const ir::Node &p = g.nodes[static_cast<size_t>(e.node)];
+    std::string name = p.name + ":" + std::to_string(e.index);
+    im.outputs.push_back(Describe(name, p.output_descs.at(static_cast<size_t>(e.index))));
+  }
+  if (aclrtCreateStream(&im.stream) != ACL_SUCCESS) {
+    throw Error(ErrorCategory::kInternal, "OA2106", std::string("cannot create a stream: ") + aclGetRecentErrMsg());
+  }
+  return lm;
+}
+
+std::unique_ptr<LoadedModel> LoadModelFile(const std::string &path) {
+  om::Model m = om::ReadFile(path);
+  return LoadedModel::Load(std::move(m), path);
+}
+
+}  // namespace openatc::runtime

@@ -1,0 +1,253 @@
+// Verified FlatBuffers envelope -> om::Model. FlatBuffers lets many offsets point at one
+// string or table, so a small envelope could expand into a huge Model; every copy is charged
+// to a budget proportional to the envelope size and decoding stops when it runs out.
+#include "decode_envelope.h"
+
+#include <cstring>
+
+#include "internal.h"
+
+static_assert(FLATBUFFERS_LITTLEENDIAN, "the OM reader copies FlatBuffers vectors as host words");
+
+namespace openatc::om::detail {
+namespace {
+
+template <typename T>
+using FbVec = flatbuffers::Vector<T>;
+
+class Decoder {
+ public:
+  Decoder(uint64_t envelope_size, Model *model, std::vector<SegmentUse> *uses)
+      : budget_(envelope_size * 64 + (1u << 20)), model_(model), uses_(uses) {}
+
+  void Run(const fb::Model &root);
+
+ private:
+  void Charge(uint64_t bytes) {
+    if (bytes > budget_)
+      throw Corrupt(kErrExpansion,
+                    "envelope: decoding it would allocate far more than its size (shared "
+                    "references in a crafted file?)");
+    budget_ -= bytes;
+  }
+  std::string Str(const flatbuffers::String *s) {
+    if (!s) return {};
+    Charge(s->size() + sizeof(std::string));
+    return s->str();
+  }
+  template <typename T>
+  std::vector<T> Vec(const FbVec<T> *v) {
+    if (!v) return {};
+    Charge(uint64_t{v->size()} * sizeof(T) + sizeof(std::vector<T>));
+    // The verifier aligns a vector's length field to 4 only, so 8-byte elements may sit
+    // unaligned: copy bytes (FlatBuffers data is little-endian, as are our hosts).
+    std::vector<T> out(v->size());
+    if (!out.empty()) std::memcpy(out.data(), v->Data(), out.size() * sizeof(T));
+    return out;
+  }
+  std::vector<ir::Endpoint> Endpoints(const FbVec<const fb::Endpoint *> *v) {
+    std::vector<ir::Endpoint> out;
+    if (!v) return out;
+    Charge(uint64_t{v->size()} * sizeof(ir::Endpoint));
+    out.reserve(v->size());
+    for (const fb::Endpoint *e : *v) out.push_back(ir::Endpoint{e->node(), e->index()});
+    return out;
+  }
+  ir::TensorDesc Desc(const fb::TensorDesc *d, const std::string &where);
+  std::vector<ir::TensorDesc> Descs(const FbVec<flatbuffers::Offset<fb::TensorDesc>> *v,
+                                    const std::string &where) {
+    std::vector<ir::TensorDesc> out;
+    if (!v) return out;
+    for (const fb::TensorDesc *d : *v) out.push_back(Desc(d, where));
+    return out;
+  }
+  ir::AttrValue Attr(const fb::Attr &a, const ir::Node &node, const std::string &name);
+  void AddUse(int32_t segment, SegmentKind kind, ir::Bytes *dest, std::string part,
+              const ir::Node *node) {
+    if (segment == -1) return;
+    SegmentUse u;
+    u.segment = segment;
+    u.kind = kind;
+    u.dest = dest;
+    u.part = std::move(part);
+    if (node) {
+      u.node = node->name;
+      u.op_type = node->type;
+    }
+    uses_->push_back(std::move(u));
+  }
+
+  uint64_t budget_;
+  Model *model_;
+  std::vector<SegmentUse> *uses_;
+};
+
+ir::TensorDesc Decoder::Desc(const fb::TensorDesc *d, const std::string &where) {
+  Charge(sizeof(ir::TensorDesc));
+  ir::TensorDesc out;
+  if (!d) throw Corrupt(kErrEnvelope, "envelope: " + where + ": a tensor desc is missing");
+  // Enum ranges: a value outside ge::DataType (0..DT_MAX) or ge::Format (0..FORMAT_MAX = 0xff)
+  // is not representable in ir::TensorDesc (loading it would be undefined behaviour), so GE's
+  // packed sub-format values are refused too.
+  if (d->dtype() < 0 || d->dtype() > ge::DT_MAX)
+    throw Corrupt(kErrEnvelope, "envelope: " + where + ": unknown dtype value " +
+                                    std::to_string(d->dtype()));
+  for (int32_t f : {d->format(), d->origin_format()})
+    if (f < 0 || f > ge::FORMAT_MAX)
+      throw Corrupt(kErrEnvelope,
+                    "envelope: " + where + ": unknown format value " + std::to_string(f));
+  out.name = Str(d->name());
+  out.dtype = static_cast<ge::DataType>(d->dtype());
+  out.format = static_cast<ge::Format>(d->format());
+  out.origin_format = static_cast<ge::Format>(d->origin_format());
+  out.shape = Vec(d->shape());
+  out.origin_shape = Vec(d->origin_shape());
+  out.valid = d->valid();
+  return out;
+}
+
+ir::AttrValue Decoder::Attr(const fb::Attr &a, const ir::Node &node, const std::string &name) {
+  using K = ir::AttrKind;
+  Charge(sizeof(ir::AttrValue) + 64);
+  ir::AttrValue v;
+  const auto kind = static_cast<uint8_t>(a.kind());
+  if (kind > static_cast<uint8_t>(K::kListListInt))
+    throw Corrupt(kErrEnvelope, "envelope: attr '" + name + "' has unknown kind " +
+                                    std::to_string(kind))
+        .WithNode(node.name, node.type);
+  v.kind = static_cast<K>(kind);
+  switch (v.kind) {
+    case K::kNone: break;
+    case K::kInt: v.i = a.i(); break;
+    case K::kFloat: v.f = a.f(); break;
+    case K::kBool: v.b = a.b(); break;
+    case K::kString: v.s = Str(a.s()); break;
+    case K::kBytes:
+      if (a.bytes()) {
+        Charge(a.bytes()->size());
+        v.s.assign(reinterpret_cast<const char *>(a.bytes()->data()), a.bytes()->size());
+      }
+      break;
+    case K::kDataType:
+      if (a.dt() < 0 || a.dt() > ge::DT_MAX)
+        throw Corrupt(kErrEnvelope, "envelope: attr '" + name + "': unknown dtype value " +
+                                        std::to_string(a.dt()))
+            .WithNode(node.name, node.type);
+      v.dt = static_cast<ge::DataType>(a.dt());
+      break;
+    case K::kTensor: {
+      const fb::Tensor *t = a.t();
+      if (!t || !t->desc())
+        throw Corrupt(kErrEnvelope, "envelope: tensor '" + name + "' has no descriptor")
+            .WithNode(node.name, node.type);
+      Charge(sizeof(ir::ConstTensor) + 32);
+      v.t = std::make_shared<ir::ConstTensor>();
+      v.t->desc = Desc(t->desc(), "node '" + node.name + "' tensor '" + name + "'");
+      AddUse(t->segment(), SegmentKind::kWeight, &v.t->data, "tensor '" + name + "'", &node);
+      break;
+    }
+    case K::kListInt:
+    case K::kListDataType: v.list_i = Vec(a.list_i()); break;
+    case K::kListFloat: v.list_f = Vec(a.list_f()); break;
+    case K::kListBool:
+      v.list_b = Vec(a.list_b());
+      for (auto &x : v.list_b) x = x ? 1 : 0;
+      break;
+    case K::kListString:
+      if (a.list_s())
+        for (const flatbuffers::String *s : *a.list_s()) v.list_s.push_back(Str(s));
+      break;
+    case K::kListListInt:
+      if (a.list_list_i())
+        for (const fb::IntList *l : *a.list_list_i())
+          v.list_list_i.push_back(l ? Vec(l->values()) : std::vector<int64_t>{});
+      break;
+  }
+  return v;
+}
+
+void Decoder::Run(const fb::Model &root) {
+  Model &m = *model_;
+  m.producer = Str(root.producer());
+  if (root.target()) {
+    m.target.soc_version = Str(root.target()->soc_version());
+    m.target.arch = Str(root.target()->arch());
+  }
+  if (root.build_options()) {
+    for (const fb::KeyValue *kv : *root.build_options()) {
+      std::string key = Str(kv->key());
+      if (!m.build_options.emplace(key, Str(kv->value())).second)
+        throw Corrupt(kErrEnvelope, "envelope: build option '" + key + "' appears twice");
+    }
+  }
+  if (const fb::Graph *g = root.graph()) {
+    m.graph.name = Str(g->name());
+    m.graph.inputs = Vec(g->inputs());
+    m.graph.outputs = Endpoints(g->outputs());
+    if (g->nodes()) {
+      Charge(uint64_t{g->nodes()->size()} * sizeof(ir::Node));
+      // Sized first: SegmentUse::dest points into the nodes, which must not move afterwards.
+      m.graph.nodes.resize(g->nodes()->size());
+      for (size_t k = 0; k < g->nodes()->size(); ++k) {
+        const fb::Node *fn = g->nodes()->Get(static_cast<flatbuffers::uoffset_t>(k));
+        ir::Node &n = m.graph.nodes[k];
+        n.name = Str(fn->name());
+        n.type = Str(fn->type());
+        n.inputs = Endpoints(fn->inputs());
+        n.control_inputs = Vec(fn->control_inputs());
+        n.input_descs = Descs(fn->input_descs(), "node '" + n.name + "' input");
+        n.output_descs = Descs(fn->output_descs(), "node '" + n.name + "' output");
+        if (fn->attrs()) {
+          for (const fb::Attr *a : *fn->attrs()) {
+            std::string name = Str(a->name());
+            if (n.attrs.count(name))
+              throw Corrupt(kErrEnvelope, "envelope: attr '" + name + "' appears twice")
+                  .WithNode(n.name, n.type);
+            n.attrs.emplace(name, Attr(*a, n, name));
+          }
+        }
+      }
+    }
+  }
+  if (root.artifacts()) {
+    Charge(uint64_t{root.artifacts()->size()} * sizeof(OpArtifact));
+    m.artifacts.resize(root.artifacts()->size());
+    for (size_t k = 0; k < m.artifacts.size(); ++k) {
+      const fb::OpArtifact *fa = root.artifacts()->Get(static_cast<flatbuffers::uoffset_t>(k));
+      OpArtifact &a = m.artifacts[k];
+      a.op_type = Str(fa->op_type());
+      a.capabilities = fa->capabilities();
+      a.deliverable = fa->deliverable();
+      a.has_payload = fa->has_payload();
+      a.producer = Str(fa->producer());
+      a.hash = fa->hash();
+      AddUse(fa->segment(), SegmentKind::kArtifact, &a.payload,
+             "artifact of op type '" + a.op_type + "'", nullptr);
+    }
+  }
+  if (root.deliverables()) {
+    Charge(uint64_t{root.deliverables()->size()} * sizeof(Deliverable));
+    m.deliverables.resize(root.deliverables()->size());
+    for (size_t k = 0; k < m.deliverables.size(); ++k) {
+      const fb::Deliverable *fd =
+          root.deliverables()->Get(static_cast<flatbuffers::uoffset_t>(k));
+      Deliverable &d = m.deliverables[k];
+      d.file_name = Str(fd->file_name());
+      d.sdk_version = Str(fd->sdk_version());
+      d.hash = fd->hash();
+      if (fd->op_types())
+        for (const flatbuffers::String *s : *fd->op_types()) d.op_types.push_back(Str(s));
+      AddUse(fd->segment(), SegmentKind::kDeliverable, &d.data,
+             "deliverable #" + std::to_string(k) + " '" + d.file_name + "'", nullptr);
+    }
+  }
+}
+
+}  // namespace
+
+void DecodeEnvelope(const fb::Model &root, uint64_t envelope_size, Model *model,
+                    std::vector<SegmentUse> *uses) {
+  Decoder(envelope_size, model, uses).Run(root);
+}
+
+}  // namespace openatc::om::detail

@@ -1,0 +1,145 @@
+// Semantic checks of an om::Model shared by the writer (a bad model is a bug: kInternal) and the
+// reader (a bad model is a corrupt file: kCorruptOm): graph indices, constant tensor sizes,
+// artifact and deliverable consistency.
+#include <algorithm>
+#include <limits>
+
+#include "internal.h"
+#include "openatc/common/dtype.h"
+
+namespace openatc::om::detail {
+namespace {
+
+// Bits per element of the packed sub-byte types (two int4 per byte, ...).
+int SubByteBits(ge::DataType dt) {
+  switch (dt) {
+    case ge::DT_INT4:
+    case ge::DT_FLOAT4_E2M1:
+    case ge::DT_FLOAT4_E1M2:
+    case ge::DT_HIFLOAT4: return 4;
+    case ge::DT_INT2:
+    case ge::DT_UINT2: return 2;
+    case ge::DT_UINT1: return 1;
+    default: return 0;
+  }
+}
+
+std::string N(uint64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+std::optional<uint64_t> ConstTensorByteSize(const ir::TensorDesc &desc, std::string *why) {
+  why->clear();
+  const size_t elem = DataTypeSize(desc.dtype);
+  const int bits = SubByteBits(desc.dtype);
+  if (elem == 0 && bits == 0) return std::nullopt;  // strings, undefined: no fixed size
+  const int64_t count = ShapeElementCount(desc.shape);
+  if (count < 0) {
+    *why = "shape " + ShapeToString(desc.shape) + " is not static or overflows";
+    return std::nullopt;
+  }
+  const uint64_t c = static_cast<uint64_t>(count);
+  if (bits != 0) return (c / 8) * bits + ((c % 8) * bits + 7) / 8;
+  if (c > std::numeric_limits<uint64_t>::max() / elem) {
+    *why = "shape " + ShapeToString(desc.shape) + " overflows the byte size";
+    return std::nullopt;
+  }
+  return c * elem;
+}
+
+void CheckModel(const Model &model, ErrorCategory category, bool reading) {
+  const std::string hint = reading ? "The file is damaged; rebuild it with atc"
+                                   : "This is a bug in the producer of the model";
+  auto fail = [&](const char *code, const std::string &msg) {
+    return Error(category, code, msg, hint);
+  };
+  const auto &nodes = model.graph.nodes;
+  if (nodes.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
+    throw fail(kErrGraph, "graph: too many nodes (" + N(nodes.size()) + ")");
+  const int64_t n = static_cast<int64_t>(nodes.size());
+
+  // An endpoint that must name an existing output of an existing node.
+  auto check_endpoint = [&](const ir::Endpoint &e, const std::string &what) -> std::string {
+    if (e.node < 0 || e.node >= n)
+      return what + " refers to node #" + std::to_string(e.node) + "; the graph has " + N(n) +
+             " nodes";
+    const auto &src = nodes[static_cast<size_t>(e.node)];
+    if (e.index < 0 || static_cast<size_t>(e.index) >= src.output_descs.size())
+      return what + " uses output #" + std::to_string(e.index) + " of node '" + src.name +
+             "', which has " + N(src.output_descs.size()) + " outputs";
+    return {};
+  };
+
+  for (const auto &node : nodes) {
+    for (size_t k = 0; k < node.inputs.size(); ++k) {
+      const auto &e = node.inputs[k];
+      if (e.node == -1) continue;  // unconnected
+      std::string err = check_endpoint(e, "input #" + N(k));
+      if (!err.empty()) throw fail(kErrGraph, err).WithNode(node.name, node.type);
+    }
+    if (node.input_descs.size() != node.inputs.size())
+      throw fail(kErrGraph, "has " + N(node.inputs.size()) + " inputs but " +
+                                N(node.input_descs.size()) + " input descs")
+          .WithNode(node.name, node.type);
+    for (int32_t c : node.control_inputs)
+      if (c < 0 || c >= n)
+        throw fail(kErrGraph, "control input refers to node #" + std::to_string(c) +
+                                  "; the graph has " + N(n) + " nodes")
+            .WithNode(node.name, node.type);
+    for (const auto &[name, attr] : node.attrs) {
+      if (attr.kind != ir::AttrKind::kTensor) continue;
+      if (!attr.t)
+        throw fail(kErrTensorSize, "tensor '" + name + "': attr of kind tensor has no tensor")
+            .WithNode(node.name, node.type);
+      std::string why;
+      auto want = ConstTensorByteSize(attr.t->desc, &why);
+      if (!why.empty())
+        throw fail(kErrTensorSize, "tensor '" + name + "': " + why)
+            .WithNode(node.name, node.type);
+      if (want && *want != attr.t->data.size)
+        throw fail(kErrTensorSize, "tensor '" + name + "': " + DataTypeName(attr.t->desc.dtype) +
+                                       " " + ShapeToString(attr.t->desc.shape) + " needs " +
+                                       N(*want) + " bytes but has " + N(attr.t->data.size))
+            .WithNode(node.name, node.type);
+    }
+  }
+  for (size_t k = 0; k < model.graph.inputs.size(); ++k) {
+    int32_t i = model.graph.inputs[k];
+    if (i < 0 || i >= n)
+      throw fail(kErrGraph, "graph input #" + N(k) + " refers to node #" + std::to_string(i) +
+                                "; the graph has " + N(n) + " nodes");
+  }
+  for (size_t k = 0; k < model.graph.outputs.size(); ++k) {
+    std::string err = check_endpoint(model.graph.outputs[k], "graph output #" + N(k));
+    if (!err.empty()) throw fail(kErrGraph, err);
+  }
+
+  std::vector<std::string> types;
+  const int64_t nd = static_cast<int64_t>(model.deliverables.size());
+  for (const auto &a : model.artifacts) {
+    if (a.deliverable < -1 || a.deliverable >= nd)
+      throw fail(kErrArtifact, "artifact of op type '" + a.op_type + "' refers to deliverable #" +
+                                   std::to_string(a.deliverable) + "; there are " + N(nd));
+    if (!a.has_payload && !a.payload.empty())
+      throw fail(kErrArtifact, "artifact of op type '" + a.op_type +
+                                   "' has a payload but has_payload is false");
+    if (!a.payload.empty() && Hash64(a.payload.data, a.payload.size) != a.hash)
+      throw fail(kErrArtifact, "artifact of op type '" + a.op_type +
+                                   "': hash is not the XXH3-64 of its " + N(a.payload.size) +
+                                   "-byte payload");
+    types.push_back(a.op_type);
+  }
+  std::sort(types.begin(), types.end());
+  auto dup = std::adjacent_find(types.begin(), types.end());
+  if (dup != types.end())
+    throw fail(kErrArtifact, "op type '" + *dup + "' has more than one artifact");
+  for (size_t k = 0; k < model.deliverables.size(); ++k) {
+    const auto &d = model.deliverables[k];
+    if (!d.data.empty() && Hash64(d.data.data, d.data.size) != d.hash)
+      throw fail(kErrArtifact, "deliverable #" + N(k) + " '" + d.file_name +
+                                   "': hash is not the XXH3-64 of its " + N(d.data.size) +
+                                   " bytes");
+  }
+}
+
+}  // namespace openatc::om::detail

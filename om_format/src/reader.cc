@@ -1,0 +1,301 @@
+// OM reader: verifies an image in the documented order (preamble, envelope checksum, FlatBuffers
+// verifier, semantic checks, segment table, per-segment checksum before use, bounded
+// decompression) and builds an om::Model whose bulk bytes are views into the image when
+// possible. Also ReadFile (mmap), ReadBytes and InspectFile.
+#include <cerrno>
+#include <cstring>
+#include <new>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "decode_envelope.h"
+#include "internal.h"
+
+namespace openatc::om {
+namespace detail {
+namespace {
+
+std::string N(uint64_t v) { return std::to_string(v); }
+
+std::string SegName(size_t k, const fb::Segment *s) {
+  std::string kind = static_cast<uint8_t>(s->kind()) <= 2
+                         ? SegmentKindName(static_cast<SegmentKind>(s->kind()))
+                         : "unknown kind";
+  return "segment #" + N(k) + " (" + kind + ")";
+}
+
+}  // namespace
+
+Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> owner,
+                 ContainerInfo *info) {
+  const Preamble p = ParsePreamble(data, size);
+  const uint8_t *env = data + p.envelope_offset;
+
+  if (Hash64(env, p.envelope_size) != p.envelope_hash)
+    throw Corrupt(kErrEnvelopeHash, "envelope: checksum mismatch").WithOffset(p.envelope_offset);
+  // FlatBuffers 2.0.8 asserts on buffers of 2 GiB or more: bound first.
+  if (p.envelope_size >= FLATBUFFERS_MAX_BUFFER_SIZE)
+    throw Corrupt(kErrEnvelope, "envelope: " + N(p.envelope_size) +
+                                    " bytes is over the 2 GiB FlatBuffers limit")
+        .WithOffset(p.envelope_offset);
+  if (p.envelope_size < 8)
+    throw Corrupt(kErrEnvelope, "envelope: " + N(p.envelope_size) +
+                                    " bytes is too small for a FlatBuffer")
+        .WithOffset(p.envelope_offset);
+  // The verifier checks alignment relative to the buffer start; FlatBuffers reads scalars in
+  // place, so a buffer at an unaligned address is copied to aligned storage first.
+  std::vector<uint64_t> aligned;
+  if (reinterpret_cast<uintptr_t>(env) % 8 != 0) {
+    aligned.resize((p.envelope_size + 7) / 8);
+    std::memcpy(aligned.data(), env, p.envelope_size);
+    env = reinterpret_cast<const uint8_t *>(aligned.data());
+  }
+  if (!flatbuffers::BufferHasIdentifier(env, fb::ModelIdentifier()))
+    throw Corrupt(kErrEnvelope, "envelope: FlatBuffers file identifier is not OAOM")
+        .WithOffset(p.envelope_offset + 4);
+  flatbuffers::Verifier::Options vopts;
+  vopts.max_depth = 32;
+  vopts.max_tables = static_cast<flatbuffers::uoffset_t>(
+      std::min<uint64_t>(1000000u, p.envelope_size / 8 + 64));
+  flatbuffers::Verifier verifier(env, p.envelope_size, vopts);
+  if (!fb::VerifyModelBuffer(verifier))
+    throw Corrupt(kErrEnvelope, "envelope: FlatBuffers verification failed (schema om.fbs)")
+        .WithOffset(p.envelope_offset);
+  const fb::Model &root = *fb::GetModel(env);
+
+  Model model;
+  model.format_major = p.major;
+  model.format_minor = p.minor;
+  std::vector<SegmentUse> uses;
+  DecodeEnvelope(root, p.envelope_size, &model, &uses);
+
+  // Segment table: known codec and kind, 64-aligned, ascending, non-overlapping, zero gaps,
+  // plausible raw size, and the area ending with the last segment.
+  static const flatbuffers::Vector<flatbuffers::Offset<fb::Segment>> *const kNone = nullptr;
+  const auto *segs = root.segments() ? root.segments() : kNone;
+  const size_t nseg = segs ? segs->size() : 0;
+  const uint8_t *area = data + p.segment_area_offset;
+  uint64_t prev_end = 0;
+  for (size_t k = 0; k < nseg; ++k) {
+    const fb::Segment *s = segs->Get(static_cast<flatbuffers::uoffset_t>(k));
+    const std::string name = SegName(k, s);
+    const uint64_t at = p.segment_area_offset;  // for error offsets
+    if (static_cast<uint8_t>(s->kind()) > 2)
+      throw Corrupt(kErrSegmentTable, name + ": unknown kind " +
+                                          N(static_cast<uint8_t>(s->kind())));
+    if (static_cast<uint8_t>(s->codec()) > 1)
+      throw Corrupt(kErrSegmentTable, name + ": unknown codec " +
+                                          N(static_cast<uint8_t>(s->codec())));
+    if (s->offset() % kSegmentAlign != 0 || s->offset() < prev_end ||
+        s->offset() > p.segment_area_size)
+      throw Corrupt(kErrSegmentTable,
+                    name + ": offset " + N(s->offset()) +
+                        " is not 64-aligned, overlaps the previous segment, or is outside the " +
+                        N(p.segment_area_size) + "-byte segment area")
+          .WithOffset(at);
+    if (s->stored_size() == 0 || s->stored_size() > p.segment_area_size - s->offset())
+      throw Corrupt(kErrSegmentTable, name + ": " + N(s->stored_size()) + " bytes at offset " +
+                                          N(s->offset()) + " do not fit the " +
+                                          N(p.segment_area_size) + "-byte segment area")
+          .WithOffset(at + s->offset());
+    if (s->codec() == fb::Codec::None && s->raw_size() != s->stored_size())
+      throw Corrupt(kErrSegmentTable, name + ": uncompressed but raw size " + N(s->raw_size()) +
+                                          " differs from stored size " + N(s->stored_size()));
+    if (s->codec() == fb::Codec::Zstd &&
+        (s->raw_size() == 0 || s->raw_size() > kMaxRawSize ||
+         (s->raw_size() - 1) / kMaxExpansion + 1 > s->stored_size()))
+      throw Corrupt(kErrSegmentTable, name + ": raw size " + N(s->raw_size()) +
+                                          " is not plausible for " + N(s->stored_size()) +
+                                          " compressed bytes (limits: x1024, 64 GiB)");
+    for (uint64_t i = prev_end; i < s->offset(); ++i)
+      if (area[i] != 0)
+        throw Corrupt(kErrSegmentTable, "padding before " + name + " is not zero")
+            .WithOffset(at + i);
+    prev_end = s->offset() + s->stored_size();
+  }
+  if (prev_end != p.segment_area_size)
+    throw Corrupt(kErrSegmentTable, "segment area: " + N(p.segment_area_size - prev_end) +
+                                        " bytes after the last segment belong to no segment")
+        .WithOffset(p.segment_area_offset + prev_end);
+
+  // Each segment has exactly one user, of the segment's kind.
+  std::vector<const SegmentUse *> user(nseg, nullptr);
+  for (const SegmentUse &u : uses) {
+    auto fail = [&](const std::string &msg) {
+      Error e = Corrupt(kErrSegmentTable, msg);
+      if (!u.node.empty()) e.WithNode(u.node, u.op_type);
+      return e;
+    };
+    if (u.segment < 0 || static_cast<size_t>(u.segment) >= nseg)
+      throw fail(u.part + " refers to segment #" + std::to_string(u.segment) + "; there are " +
+                 N(nseg));
+    const fb::Segment *s = segs->Get(static_cast<flatbuffers::uoffset_t>(u.segment));
+    if (static_cast<uint8_t>(s->kind()) != static_cast<uint8_t>(u.kind))
+      throw fail(u.part + " refers to " + SegName(static_cast<size_t>(u.segment), s) +
+                 ", which holds another kind of data");
+    if (user[static_cast<size_t>(u.segment)])
+      throw fail(u.part + " refers to segment #" + std::to_string(u.segment) +
+                 ", which is already used by " + user[static_cast<size_t>(u.segment)]->part);
+    user[static_cast<size_t>(u.segment)] = &u;
+  }
+  for (size_t k = 0; k < nseg; ++k)
+    if (!user[k])
+      throw Corrupt(kErrSegmentTable,
+                    SegName(k, segs->Get(static_cast<flatbuffers::uoffset_t>(k))) +
+                        " is not referenced by the envelope");
+
+  // Bytes: checksum first, then a view (or a copy without owner), or bounded decompression.
+  for (size_t k = 0; k < nseg; ++k) {
+    const fb::Segment *s = segs->Get(static_cast<flatbuffers::uoffset_t>(k));
+    const uint8_t *stored = area + s->offset();
+    const uint64_t file_off = p.segment_area_offset + s->offset();
+    const SegmentUse &u = *user[k];
+    auto fail = [&](const char *code, const std::string &msg) {
+      Error e = Corrupt(code, SegName(k, s) + " of " + u.part + ": " + msg);
+      e.WithOffset(file_off);
+      if (!u.node.empty()) e.WithNode(u.node, u.op_type);
+      return e;
+    };
+    if (Hash64(stored, s->stored_size()) != s->hash()) throw fail(kErrSegmentHash, "checksum mismatch");
+    if (s->codec() == fb::Codec::None) {
+      if (owner) {
+        u.dest->data = stored;
+        u.dest->size = s->stored_size();
+        u.dest->owner = owner;
+      } else {
+        *u.dest = ir::Bytes::Copy(stored, s->stored_size());
+      }
+      continue;
+    }
+    std::vector<uint8_t> raw;
+    try {
+      raw.resize(s->raw_size());
+    } catch (const std::bad_alloc &) {
+      throw Error(ErrorCategory::kInternal, kErrMemory,
+                  "out of memory: cannot allocate " + N(s->raw_size()) +
+                      " bytes to decompress " + SegName(k, s),
+                  "Free memory or rebuild the OM without compression");
+    }
+    size_t r = ZSTD_decompress(raw.data(), raw.size(), stored, s->stored_size());
+    if (ZSTD_isError(r))
+      throw fail(kErrDecompress, std::string("zstd decompression failed: ") +
+                                     ZSTD_getErrorName(r));
+    if (r != s->raw_size())
+      throw fail(kErrDecompress, "decompressed to " + N(r) + " bytes; the segment table says " +
+                                     N(s->raw_size()));
+    *u.dest = ir::Bytes::FromVector(std::move(raw));
+  }
+
+  CheckModel(model, ErrorCategory::kCorruptOm, /*reading=*/true);
+
+  if (info) {
+    info->magic = std::string(kMagic, 4);
+    info->version_major = p.major;
+    info->version_minor = p.minor;
+    info->preamble_size = p.preamble_size;
+    info->flags = p.flags;
+    info->envelope_offset = p.envelope_offset;
+    info->envelope_size = p.envelope_size;
+    info->envelope_hash = p.envelope_hash;
+    info->segment_area_offset = p.segment_area_offset;
+    info->segment_area_size = p.segment_area_size;
+    info->file_size = size;
+    info->segments.clear();
+    for (size_t k = 0; k < nseg; ++k) {
+      const fb::Segment *s = segs->Get(static_cast<flatbuffers::uoffset_t>(k));
+      SegmentInfo si;
+      si.offset = s->offset();
+      si.file_offset = p.segment_area_offset + s->offset();
+      si.stored_size = s->stored_size();
+      si.raw_size = s->raw_size();
+      si.codec = static_cast<SegmentCodec>(s->codec());
+      si.kind = static_cast<SegmentKind>(s->kind());
+      si.hash = s->hash();
+      info->segments.push_back(si);
+    }
+  }
+  return model;
+}
+
+}  // namespace detail
+
+namespace {
+
+// A read-only private mapping of a whole file, unmapped when the last view goes away.
+struct Mapping {
+  void *addr = nullptr;
+  size_t size = 0;
+  ~Mapping() {
+    if (addr) ::munmap(addr, size);
+  }
+};
+
+Error ReadError(const std::string &path, const std::string &what, int err) {
+  return Error(ErrorCategory::kIo, detail::kErrRead,
+               "cannot read the OM: " + what + ": " + std::strerror(err),
+               "Check the path and its permissions")
+      .WithFile(path);
+}
+
+Model ReadPath(const std::string &path, ContainerInfo *info) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw ReadError(path, "open failed", errno);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    int err = errno;
+    ::close(fd);
+    throw ReadError(path, "stat failed", err);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw ReadError(path, "not a regular file", S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
+  }
+  auto map = std::make_shared<Mapping>();
+  map->size = static_cast<size_t>(st.st_size);
+  if (map->size > 0) {
+    void *a = ::mmap(nullptr, map->size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (a == MAP_FAILED) {
+      int err = errno;
+      ::close(fd);
+      throw ReadError(path, "mmap failed", err);
+    }
+    map->addr = a;
+  }
+  ::close(fd);
+  try {
+    static const uint8_t kEmpty = 0;
+    const uint8_t *data = map->addr ? static_cast<const uint8_t *>(map->addr) : &kEmpty;
+    return detail::ParseImage(data, map->size, map, info);
+  } catch (Error &e) {
+    e.WithFile(path);
+    throw;
+  }
+}
+
+}  // namespace
+
+Model ReadFile(const std::string &path) { return ReadPath(path, nullptr); }
+
+Model ReadBytes(const uint8_t *data, size_t size, std::shared_ptr<const void> owner) {
+  static const uint8_t kEmpty = 0;
+  return detail::ParseImage(data ? data : &kEmpty, data ? size : 0, std::move(owner), nullptr);
+}
+
+ContainerInfo InspectFile(const std::string &path) {
+  ContainerInfo info;
+  ReadPath(path, &info);
+  return info;
+}
+
+ContainerInfo InspectBytes(const uint8_t *data, size_t size) {
+  ContainerInfo info;
+  static const uint8_t kEmpty = 0;
+  detail::ParseImage(data ? data : &kEmpty, data ? size : 0, nullptr, &info);
+  return info;
+}
+
+}  // namespace openatc::om

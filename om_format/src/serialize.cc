@@ -1,0 +1,265 @@
+// OM writer: om::Model -> complete image (preamble, FlatBuffers envelope, aligned segments).
+// Deterministic: maps are iterated in key order, no timestamps, FlatBuffers built the same way
+// every time, zstd run single-threaded at a fixed level.
+#include <cstring>
+
+#include <zstd.h>
+
+#include "internal.h"
+#include "openatc/schemas/om_generated.h"
+
+namespace openatc::om {
+namespace {
+
+using detail::kErrModel;
+namespace fb = ::openatc::om::fb;
+
+// One bulk byte range waiting to be placed in the segment area.
+struct PendingSegment {
+  const uint8_t *raw = nullptr;
+  uint64_t raw_size = 0;
+  fb::SegmentKind kind = fb::SegmentKind::Weight;
+  bool try_compress = false;
+  std::vector<uint8_t> compressed;  // used when codec is Zstd
+  fb::Codec codec = fb::Codec::None;
+  uint64_t offset = 0;              // relative to the segment area
+  const uint8_t *stored() const { return codec == fb::Codec::Zstd ? compressed.data() : raw; }
+  uint64_t stored_size() const {
+    return codec == fb::Codec::Zstd ? compressed.size() : raw_size;
+  }
+};
+
+class EnvelopeWriter {
+ public:
+  explicit EnvelopeWriter(const WriteOptions &options) : options_(options) {}
+
+  std::vector<uint8_t> Build(const Model &model);
+
+ private:
+  int32_t AddSegment(const ir::Bytes &bytes, fb::SegmentKind kind, bool compress) {
+    if (bytes.empty()) return -1;
+    PendingSegment s;
+    s.raw = bytes.data;
+    s.raw_size = bytes.size;
+    s.kind = kind;
+    s.try_compress = compress && options_.compress_level > 0;
+    segments_.push_back(std::move(s));
+    return static_cast<int32_t>(segments_.size() - 1);
+  }
+
+  flatbuffers::Offset<fb::TensorDesc> Desc(const ir::TensorDesc &d) {
+    auto name = b_.CreateString(d.name);
+    auto shape = b_.CreateVector(d.shape);
+    auto origin = b_.CreateVector(d.origin_shape);
+    fb::TensorDescBuilder tb(b_);
+    tb.add_name(name);
+    tb.add_dtype(static_cast<int32_t>(d.dtype));
+    tb.add_format(static_cast<int32_t>(d.format));
+    tb.add_origin_format(static_cast<int32_t>(d.origin_format));
+    tb.add_shape(shape);
+    tb.add_origin_shape(origin);
+    tb.add_valid(d.valid);
+    return tb.Finish();
+  }
+
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::TensorDesc>>> Descs(
+      const std::vector<ir::TensorDesc> &v) {
+    std::vector<flatbuffers::Offset<fb::TensorDesc>> out;
+    for (const auto &d : v) out.push_back(Desc(d));
+    return b_.CreateVector(out);
+  }
+
+  flatbuffers::Offset<fb::Attr> Attr(const std::string &name, const ir::AttrValue &a);
+  flatbuffers::Offset<fb::Node> NodeOf(const ir::Node &n);
+  void CompressAll();
+
+  const WriteOptions &options_;
+  flatbuffers::FlatBufferBuilder b_{4096};
+  std::vector<PendingSegment> segments_;
+};
+
+flatbuffers::Offset<fb::Attr> EnvelopeWriter::Attr(const std::string &name,
+                                                   const ir::AttrValue &a) {
+  using K = ir::AttrKind;
+  auto name_off = b_.CreateString(name);
+  flatbuffers::Offset<flatbuffers::String> s;
+  flatbuffers::Offset<flatbuffers::Vector<uint8_t>> bytes, list_b;
+  flatbuffers::Offset<fb::Tensor> t;
+  flatbuffers::Offset<flatbuffers::Vector<int64_t>> list_i;
+  flatbuffers::Offset<flatbuffers::Vector<float>> list_f;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>> list_s;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::IntList>>> list_list_i;
+  switch (a.kind) {
+    case K::kString: s = b_.CreateString(a.s); break;
+    case K::kBytes:
+      bytes = b_.CreateVector(reinterpret_cast<const uint8_t *>(a.s.data()), a.s.size());
+      break;
+    case K::kTensor: {
+      auto desc = Desc(a.t->desc);
+      int32_t seg = AddSegment(a.t->data, fb::SegmentKind::Weight, options_.compress_weights);
+      fb::TensorBuilder tb(b_);
+      tb.add_desc(desc);
+      tb.add_segment(seg);
+      t = tb.Finish();
+      break;
+    }
+    case K::kListInt:
+    case K::kListDataType: list_i = b_.CreateVector(a.list_i); break;
+    case K::kListFloat: list_f = b_.CreateVector(a.list_f); break;
+    case K::kListBool: list_b = b_.CreateVector(a.list_b); break;
+    case K::kListString: list_s = b_.CreateVectorOfStrings(a.list_s); break;
+    case K::kListListInt: {
+      std::vector<flatbuffers::Offset<fb::IntList>> lists;
+      for (const auto &l : a.list_list_i) lists.push_back(fb::CreateIntList(b_, b_.CreateVector(l)));
+      list_list_i = b_.CreateVector(lists);
+      break;
+    }
+    default: break;
+  }
+  fb::AttrBuilder ab(b_);
+  ab.add_name(name_off);
+  ab.add_kind(static_cast<fb::AttrKind>(a.kind));
+  switch (a.kind) {
+    case K::kInt: ab.add_i(a.i); break;
+    case K::kFloat:
+      // Forced so that -0.0 (equal to the default 0.0) keeps its sign bit.
+      b_.ForceDefaults(true);
+      ab.add_f(a.f);
+      b_.ForceDefaults(false);
+      break;
+    case K::kBool: ab.add_b(a.b); break;
+    case K::kString: ab.add_s(s); break;
+    case K::kBytes: ab.add_bytes(bytes); break;
+    case K::kDataType: ab.add_dt(static_cast<int32_t>(a.dt)); break;
+    case K::kTensor: ab.add_t(t); break;
+    case K::kListInt:
+    case K::kListDataType: ab.add_list_i(list_i); break;
+    case K::kListFloat: ab.add_list_f(list_f); break;
+    case K::kListBool: ab.add_list_b(list_b); break;
+    case K::kListString: ab.add_list_s(list_s); break;
+    case K::kListListInt: ab.add_list_list_i(list_list_i); break;
+    default: break;
+  }
+  return ab.Finish();
+}
+
+flatbuffers::Offset<fb::Node> EnvelopeWriter::NodeOf(const ir::Node &n) {
+  auto name = b_.CreateString(n.name);
+  auto type = b_.CreateString(n.type);
+  std::vector<fb::Endpoint> eps;
+  for (const auto &e : n.inputs) eps.emplace_back(e.node, e.index);
+  auto inputs = b_.CreateVectorOfStructs(eps);
+  auto control = b_.CreateVector(n.control_inputs);
+  auto in_descs = Descs(n.input_descs);
+  auto out_descs = Descs(n.output_descs);
+  std::vector<flatbuffers::Offset<fb::Attr>> attrs;
+  for (const auto &[k, v] : n.attrs) attrs.push_back(Attr(k, v));  // std::map: sorted
+  auto attrs_off = b_.CreateVector(attrs);
+  return fb::CreateNode(b_, name, type, inputs, control, in_descs, out_descs, attrs_off);
+}
+
+void EnvelopeWriter::CompressAll() {
+  for (size_t k = 0; k < segments_.size(); ++k) {
+    auto &s = segments_[k];
+    if (!s.try_compress) continue;
+    std::vector<uint8_t> out(ZSTD_compressBound(s.raw_size));
+    size_t r = ZSTD_compress(out.data(), out.size(), s.raw, s.raw_size, options_.compress_level);
+    if (ZSTD_isError(r))
+      throw Error(ErrorCategory::kInternal, kErrModel,
+                  "segment #" + std::to_string(k) + ": zstd compression failed: " +
+                      ZSTD_getErrorName(r));
+    // Keep it only when it is smaller and within the ratio a reader accepts.
+    if (r < s.raw_size && (s.raw_size + detail::kMaxExpansion - 1) / detail::kMaxExpansion <= r &&
+        s.raw_size <= detail::kMaxRawSize) {
+      out.resize(r);
+      s.compressed = std::move(out);
+      s.codec = fb::Codec::Zstd;
+    }
+  }
+}
+
+std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
+  const auto &g = model.graph;
+  std::vector<flatbuffers::Offset<fb::Node>> nodes;
+  for (const auto &n : g.nodes) nodes.push_back(NodeOf(n));
+  auto nodes_off = b_.CreateVector(nodes);
+  auto gname = b_.CreateString(g.name);
+  auto ginputs = b_.CreateVector(g.inputs);
+  std::vector<fb::Endpoint> outs;
+  for (const auto &e : g.outputs) outs.emplace_back(e.node, e.index);
+  auto goutputs = b_.CreateVectorOfStructs(outs);
+  auto graph = fb::CreateGraph(b_, gname, nodes_off, ginputs, goutputs);
+
+  std::vector<flatbuffers::Offset<fb::OpArtifact>> arts;
+  for (const auto &a : model.artifacts) {
+    auto op_type = b_.CreateString(a.op_type);
+    auto producer = b_.CreateString(a.producer);
+    int32_t seg = AddSegment(a.payload, fb::SegmentKind::Artifact, true);
+    arts.push_back(fb::CreateOpArtifact(b_, op_type, a.capabilities, a.deliverable, a.has_payload,
+                                        producer, a.hash, seg));
+  }
+  auto arts_off = b_.CreateVector(arts);
+
+  std::vector<flatbuffers::Offset<fb::Deliverable>> dels;
+  for (const auto &d : model.deliverables) {
+    auto file_name = b_.CreateString(d.file_name);
+    auto sdk = b_.CreateString(d.sdk_version);
+    auto types = b_.CreateVectorOfStrings(d.op_types);
+    int32_t seg = AddSegment(d.data, fb::SegmentKind::Deliverable, true);
+    dels.push_back(fb::CreateDeliverable(b_, file_name, sdk, d.hash, types, seg));
+  }
+  auto dels_off = b_.CreateVector(dels);
+
+  std::vector<flatbuffers::Offset<fb::KeyValue>> opts;
+  for (const auto &[k, v] : model.build_options)  // std::map: sorted
+    opts.push_back(fb::CreateKeyValue(b_, b_.CreateString(k), b_.CreateString(v)));
+  auto opts_off = b_.CreateVector(opts);
+
+  CompressAll();
+  uint64_t cursor = 0, area_size = 0;
+  std::vector<flatbuffers::Offset<fb::Segment>> segs;
+  for (auto &s : segments_) {
+    s.offset = cursor;
+    area_size = s.offset + s.stored_size();
+    cursor = detail::AlignUp(area_size);
+    segs.push_back(fb::CreateSegment(b_, s.offset, s.stored_size(), s.raw_size, s.codec, s.kind,
+                                     detail::Hash64(s.stored(), s.stored_size())));
+  }
+  auto segs_off = b_.CreateVector(segs);
+
+  auto producer = b_.CreateString(model.producer);
+  auto target = fb::CreateTarget(b_, b_.CreateString(model.target.soc_version),
+                                 b_.CreateString(model.target.arch));
+  auto root = fb::CreateModel(b_, producer, target, opts_off, graph, arts_off, dels_off, segs_off);
+  b_.Finish(root, fb::ModelIdentifier());
+
+  detail::Preamble p;
+  p.envelope_offset = detail::kPreambleSize;
+  p.envelope_size = b_.GetSize();
+  p.segment_area_offset = detail::AlignUp(p.envelope_offset + p.envelope_size);
+  p.segment_area_size = area_size;
+  p.envelope_hash = detail::Hash64(b_.GetBufferPointer(), b_.GetSize());
+
+  std::vector<uint8_t> image(p.segment_area_offset + p.segment_area_size, 0);
+  detail::EncodePreamble(p, image.data());
+  std::memcpy(image.data() + p.envelope_offset, b_.GetBufferPointer(), b_.GetSize());
+  for (const auto &s : segments_)
+    if (s.stored_size() != 0)
+      std::memcpy(image.data() + p.segment_area_offset + s.offset, s.stored(), s.stored_size());
+  return image;
+}
+
+}  // namespace
+
+std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options) {
+  if (options.compress_level < 0 || options.compress_level > ZSTD_maxCLevel())
+    throw Error(ErrorCategory::kInternal, detail::kErrModel,
+                "OM compress level " + std::to_string(options.compress_level) +
+                    " is outside 0.." + std::to_string(ZSTD_maxCLevel()),
+                "Pass 0 (no compression) or a zstd level");
+  detail::CheckModel(model, ErrorCategory::kInternal, /*reading=*/false);
+  EnvelopeWriter writer(options);
+  return writer.Build(model);
+}
+
+}  // namespace openatc::om

@@ -1,0 +1,90 @@
+// Compare: allclose rule, max abs/rel errors, NaN and inf handling, exact integers, mismatches.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "openatc/tensor_io/tensor_io.h"
+#include "test_util.h"
+
+using namespace openatc::tensor_io;
+
+namespace {
+template <typename T>
+HostTensor Of(ge::DataType dt, std::vector<T> values) {
+  HostTensor t;
+  t.dtype = dt;
+  t.shape = {static_cast<int64_t>(values.size())};
+  t.data.resize(values.size() * sizeof(T));
+  std::memcpy(t.data.data(), values.data(), t.data.size());
+  return t;
+}
+}  // namespace
+
+TEST_CASE("tools_compare: floats within tolerance") {
+  Comparison c = Compare(Of<float>(ge::DT_FLOAT, {1.0f, 2.0f, 4.0f}), Of<float>(ge::DT_FLOAT, {1.0f, 2.5f, 4.0f}),
+                         0.0, 0.25);
+  CHECK(c.ok);  // |2 - 2.5| = 0.5 <= 0.25 * 2.5
+  CHECK(c.max_abs == 0.5);
+  CHECK(c.max_rel == 0.2);
+  CHECK(c.first_bad_index == SIZE_MAX);
+}
+
+TEST_CASE("tools_compare: failures report the first bad index") {
+  Comparison c = Compare(Of<float>(ge::DT_FLOAT, {1.0f, 2.0f, 5.0f, 0.0f}),
+                         Of<float>(ge::DT_FLOAT, {1.0f, 2.5f, 4.0f, 0.0f}), 0.1, 0.0);
+  CHECK_FALSE(c.ok);
+  CHECK(c.first_bad_index == 1);
+  CHECK(c.max_abs == 1.0);
+  CHECK(c.max_rel == 0.25);
+  // atol alone: |a - b| <= atol.
+  CHECK(Compare(Of<double>(ge::DT_DOUBLE, {1.0}), Of<double>(ge::DT_DOUBLE, {1.0 + 1e-8}), 1e-7, 0.0).ok);
+  CHECK_FALSE(Compare(Of<double>(ge::DT_DOUBLE, {1.0}), Of<double>(ge::DT_DOUBLE, {1.0 + 1e-6}), 1e-7, 0.0).ok);
+  // Expected zero, actual not: relative error is infinite.
+  Comparison z = Compare(Of<float>(ge::DT_FLOAT, {0.5f}), Of<float>(ge::DT_FLOAT, {0.0f}), 1.0, 0.0);
+  CHECK(z.ok);
+  CHECK(z.max_rel == std::numeric_limits<double>::infinity());
+}
+
+TEST_CASE("tools_compare: NaN equals NaN, inf equals only itself") {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  CHECK(Compare(Of<float>(ge::DT_FLOAT, {nan, inf, -inf}), Of<float>(ge::DT_FLOAT, {nan, inf, -inf}), 0, 0).ok);
+  Comparison a = Compare(Of<float>(ge::DT_FLOAT, {1.0f, nan}), Of<float>(ge::DT_FLOAT, {1.0f, 1.0f}), 1, 1);
+  CHECK_FALSE(a.ok);
+  CHECK(a.first_bad_index == 1);
+  CHECK(a.max_abs == std::numeric_limits<double>::infinity());
+  CHECK_FALSE(Compare(Of<float>(ge::DT_FLOAT, {inf}), Of<float>(ge::DT_FLOAT, {-inf}), 1e30, 1e30).ok);
+  CHECK_FALSE(Compare(Of<float>(ge::DT_FLOAT, {inf}), Of<float>(ge::DT_FLOAT, {1e30f}), 1e30, 1e30).ok);
+  // float16 goes through the exact conversion: 0x3C00 = 1.0, 0x3C01 = 1 + 2^-10.
+  Comparison h = Compare(Of<uint16_t>(ge::DT_FLOAT16, {0x3C01}), Of<uint16_t>(ge::DT_FLOAT16, {0x3C00}), 0, 1e-3);
+  CHECK(h.ok);
+  CHECK(h.max_abs == std::ldexp(1.0, -10));
+}
+
+TEST_CASE("tools_compare: integers and bools compare exactly") {
+  Comparison i = Compare(Of<int32_t>(ge::DT_INT32, {1, 2, 3}), Of<int32_t>(ge::DT_INT32, {1, 2, 4}), 10.0, 10.0);
+  CHECK_FALSE(i.ok);
+  CHECK(i.first_bad_index == 2);
+  CHECK(i.max_abs == 1.0);
+  // Two int64 values equal as doubles but different as integers.
+  CHECK_FALSE(Compare(Of<int64_t>(ge::DT_INT64, {9007199254740993LL}), Of<int64_t>(ge::DT_INT64, {9007199254740992LL}),
+                      1, 1)
+                  .ok);
+  CHECK(Compare(Of<uint8_t>(ge::DT_BOOL, {1, 0}), Of<uint8_t>(ge::DT_BOOL, {1, 0}), 0, 0).ok);
+  CHECK_FALSE(Compare(Of<uint8_t>(ge::DT_BOOL, {1, 0}), Of<uint8_t>(ge::DT_BOOL, {1, 1}), 1, 1).ok);
+}
+
+TEST_CASE("tools_compare: dtype or shape mismatch is an output mismatch") {
+  openatc::Error e = tools_test::Capture(
+      [] { Compare(Of<float>(ge::DT_FLOAT, {1.0f, 2.0f}), Of<double>(ge::DT_DOUBLE, {1.0, 2.0}), 0, 0); });
+  CHECK(e.category() == openatc::ErrorCategory::kMismatch);
+  CHECK(openatc::OmrunExitCode(e.category()) == 1);
+  CHECK(std::string(e.what()) ==
+        "OA3007: the output is float32 [2] but the expected output is float64 [2]. Give an expected output of the "
+        "same dtype and shape.");
+  openatc::Error s = tools_test::Capture(
+      [] { Compare(Of<float>(ge::DT_FLOAT, {1.0f, 2.0f}), Of<float>(ge::DT_FLOAT, {1.0f}), 0, 0); });
+  CHECK(s.code() == "OA3007");
+}
