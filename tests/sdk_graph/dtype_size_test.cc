@@ -46,7 +46,8 @@ TEST_CASE("sdk_graph: GetSizeInBytes cases", "[dtype]") {
   CHECK(ge::GetSizeInBytes(kMax, ge::DT_INT64) == -1);
   CHECK(ge::GetSizeInBytes(kMax / 16 + 1, ge::DT_STRING) == -1);
   CHECK(ge::GetSizeInBytes(kMax / 8, ge::DT_INT64) == (kMax / 8) * 8);
-  CHECK(ge::GetSizeInBytes(kMax, ge::DT_UINT1) == -1);   // bit count overflows
+  CHECK(ge::GetSizeInBytes(kMax, ge::DT_UINT1) == 0x1000000000000000LL);  // ceil(kMax / 8)
+  CHECK(ge::GetSizeInBytes(kMax / 2, ge::DT_INT4) == -1);  // bit count overflows
 }
 
 TEST_CASE("sdk_graph: MulOverflow / AddOverflow", "[dtype]") {

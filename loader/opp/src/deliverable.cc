@@ -147,14 +147,16 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
     gert_impl::OfflineLoadingGuard guard;
     handle = ::dlopen(proc_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   }
-  ::close(fd);  // the mapping keeps the image alive
   if (handle == nullptr) {
+    ::close(fd);
     const char *err = ::dlerror();
     throw Error(ErrorCategory::kCorruptOm, "OA1203",
                 std::string("the embedded deliverable does not load: ") + (err ? err : "unknown dlopen error"),
                 "Rebuild the OM with atc on a compatible machine")
         .WithFile(name_for_errors);
   }
+  // The memfd stays open while the object is loaded: glibc identifies loaded objects by path, so
+  // reusing the fd number would make a later dlopen("/proc/self/fd/N") return this object.
   Deliverable d;
   d.path = name_for_errors;
   d.file_name = BaseName(name_for_errors);

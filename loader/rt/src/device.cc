@@ -82,7 +82,8 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr 
   return Guard("aclrtGetDeviceInfo", [&] {
     if (value == nullptr) ThrowAcl(ACL_ERROR_INVALID_PARAM, "value is a null pointer");
     openatc::rt::CheckDevice(deviceId);
-    switch (attr) {
+    const int raw = openatc::rt::RawEnum(attr);
+    switch (raw) {
       case ACL_DEV_ATTR_NPU_ARCH: *value = 0; break;
       case ACL_DEV_ATTR_AICPU_CORE_NUM:
       case ACL_DEV_ATTR_AICORE_CORE_NUM:
@@ -91,7 +92,7 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr 
       case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: *value = openatc::rt::PhysicalMemoryBytes(); break;
       default:
         ThrowAcl(ACL_ERROR_INVALID_PARAM,
-                 "device attribute " + std::to_string(static_cast<int>(attr)) + " is not known to the host runtime",
+                 "device attribute " + std::to_string(raw) + " is not known to the host runtime",
                  "Query ACL_DEV_ATTR_NPU_ARCH (601), a core count or ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE");
     }
   });

@@ -2,6 +2,7 @@
 #ifndef OPENATC_RT_SRC_ERROR_STATE_H_
 #define OPENATC_RT_SRC_ERROR_STATE_H_
 
+#include <cstring>
 #include <new>
 #include <string>
 
@@ -10,6 +11,16 @@
 
 namespace openatc {
 namespace rt {
+
+/** The integer a caller passed for an enum parameter, read without assuming it is in range
+ *  (C callers may pass any int; loading it as the enum would be undefined behaviour). */
+template <typename E>
+int RawEnum(const E &value) {
+  static_assert(sizeof(E) == sizeof(int), "ACL enums are int-sized");
+  int raw;
+  std::memcpy(&raw, &value, sizeof raw);
+  return raw;
+}
 
 /** Throws the project error carrying ACL code `code` (kept as the error's code text). */
 [[noreturn]] void ThrowAcl(aclError code, const std::string &message, const std::string &hint = {});

@@ -72,9 +72,9 @@ Allocations &HostAllocations() {
   return a;
 }
 
-void Copy(void *dst, size_t dest_max, const void *src, size_t count, aclrtMemcpyKind kind) {
-  if (static_cast<int>(kind) < ACL_MEMCPY_HOST_TO_HOST || static_cast<int>(kind) > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
-    ThrowAcl(ACL_ERROR_INVALID_PARAM, "memcpy kind " + std::to_string(static_cast<int>(kind)) + " is not an aclrtMemcpyKind",
+void Copy(void *dst, size_t dest_max, const void *src, size_t count, int raw_kind) {
+  if (raw_kind < ACL_MEMCPY_HOST_TO_HOST || raw_kind > ACL_MEMCPY_INTER_DEVICE_TO_DEVICE) {
+    ThrowAcl(ACL_ERROR_INVALID_PARAM, "memcpy kind " + std::to_string(raw_kind) + " is not an aclrtMemcpyKind",
              "Pass one of ACL_MEMCPY_HOST_TO_HOST (0) .. ACL_MEMCPY_INTER_DEVICE_TO_DEVICE (7)");
   }
   if (dest_max < count) {
@@ -136,14 +136,14 @@ ACL_FUNC_VISIBILITY aclError aclrtFreeHost(void *hostPtr) {
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpy(void *dst, size_t destMax, const void *src, size_t count, aclrtMemcpyKind kind) {
-  return Guard("aclrtMemcpy", [&] { Copy(dst, destMax, src, count, kind); });
+  return Guard("aclrtMemcpy", [&] { Copy(dst, destMax, src, count, RawEnum(kind)); });
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtMemcpyAsync(void *dst, size_t destMax, const void *src, size_t count,
                                               aclrtMemcpyKind kind, aclrtStream stream) {
   return Guard("aclrtMemcpyAsync", [&] {
     ResolveStream(stream);
-    Copy(dst, destMax, src, count, kind);
+    Copy(dst, destMax, src, count, RawEnum(kind));
   });
 }
 
