@@ -18,7 +18,7 @@ HostTensor Of(ge::DataType dt, std::vector<T> values) {
   t.dtype = dt;
   t.shape = {static_cast<int64_t>(values.size())};
   t.data.resize(values.size() * sizeof(T));
-  std::memcpy(t.data.data(), values.data(), t.data.size());
+  if (!values.empty()) std::memcpy(t.data.data(), values.data(), t.data.size());
   return t;
 }
 }  // namespace

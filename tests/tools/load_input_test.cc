@@ -73,6 +73,10 @@ TEST_CASE("tools_load_input: dtype, shape and size mismatches") {
   CHECK(err([&] { LoadInput(bin, 1, "y", ge::DT_FLOAT, {-1, 5}); }) ==
         "OA3004: '" + bin + "': input 1 'y': a .bin file cannot give the shape of an input of float32 [-1, 5]. Use a "
         ".npy or .pb file for an input with unknown dims.");
+  const std::string gone = dir + "/gone.bin";
+  CHECK(err([&] { LoadInput(gone, 3, "z", ge::DT_FLOAT, {1}); }) ==
+        "OA3006: '" + gone + "': input 3 'z': cannot open the file: No such file or directory. Check that the path "
+        "exists and is accessible.");
   const std::string bad = dir + "/bad.npy";
   tools_test::WriteBytes(bad, "NUMPY!!!!!!!!");
   CHECK(err([&] { LoadInput(bad, 0, "x", ge::DT_FLOAT, {2, 3}); }) ==

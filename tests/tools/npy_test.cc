@@ -86,6 +86,24 @@ TEST_CASE("tools_npy: round trips") {
   }
 }
 
+TEST_CASE("tools_npy: a header longer than 65535 bytes is written as format 2.0") {
+  std::string dir = FreshDir("npy_long");
+  HostTensor t;
+  t.dtype = ge::DT_UINT8;
+  t.shape.assign(22000, 1);  // "1, " x 22000: a ~66 KB dict, past format 1.0's 16-bit length
+  t.data = {42};
+  WriteNpy(dir + "/long.npy", t);
+  std::string bytes = tools_test::ReadText(dir + "/long.npy");
+  CHECK(bytes[6] == '\x02');
+  size_t header_len = static_cast<uint8_t>(bytes[8]) | (static_cast<size_t>(static_cast<uint8_t>(bytes[9])) << 8) |
+                      (static_cast<size_t>(static_cast<uint8_t>(bytes[10])) << 16);
+  CHECK((12 + header_len) % 64 == 0);
+  CHECK(bytes.size() == 12 + header_len + 1);
+  HostTensor back = ReadNpy(dir + "/long.npy");
+  CHECK(back.shape == t.shape);
+  CHECK(back.data == t.data);
+}
+
 TEST_CASE("tools_npy: format 2.0 and 3.0 headers, '=' descr and Python 2 longs") {
   std::string dir = FreshDir("npy_v2");
   std::string dict = "{'descr': '=i2', 'fortran_order': False, 'shape': (2L,), }";
@@ -147,4 +165,17 @@ TEST_CASE("tools_npy: corrupt files give clear errors") {
   CHECK(std::string(missing.what()) == "OA3006: '" + dir +
                                            "/nope.npy': cannot open the file: No such file or directory. Check "
                                            "that the path exists and is accessible.");
+}
+
+TEST_CASE("tools_npy: every truncation of a valid file is refused cleanly") {
+  std::string dir = FreshDir("npy_trunc");
+  HostTensor t = Make(ge::DT_INT32, {3}, {1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0});
+  WriteNpy(dir + "/full.npy", t);
+  const std::string full = tools_test::ReadText(dir + "/full.npy");
+  for (size_t n = 0; n < full.size(); ++n) {
+    WriteBytes(dir + "/cut.npy", full.substr(0, n));
+    openatc::Error e = Capture([&] { ReadNpy(dir + "/cut.npy"); });
+    CHECK(e.code() == "OA3001");
+  }
+  CHECK(ReadNpy(dir + "/full.npy").data == t.data);
 }

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <onnx/onnx_pb.h>
 
+#include "openatc/common/dtype.h"
 #include "openatc/tensor_io/tensor_io.h"
 #include "test_util.h"
 
@@ -145,4 +146,23 @@ TEST_CASE("tools_pb: errors") {
 
   tools_test::WriteBytes(dir + "/junk.pb", std::string("\xff\xff\xff\xff", 4));
   CHECK(PbError(dir + "/junk.pb") == "not a valid ONNX TensorProto file: protobuf parsing failed");
+}
+
+TEST_CASE("tools_pb: every truncation either parses to the right size or is refused") {
+  std::string dir = FreshDir("pb_trunc");
+  onnx::TensorProto p;
+  p.set_data_type(onnx::TensorProto::FLOAT);
+  p.add_dims(2);
+  p.add_float_data(1.0f);
+  p.add_float_data(2.0f);
+  const std::string full = p.SerializeAsString();
+  for (size_t n = 0; n < full.size(); ++n) {
+    tools_test::WriteBytes(dir + "/cut.pb", full.substr(0, n));
+    try {
+      HostTensor t = ReadOnnxTensorPb(dir + "/cut.pb");
+      CHECK(t.data.size() == 4 * static_cast<size_t>(openatc::ShapeElementCount(t.shape)));
+    } catch (const openatc::Error &e) {
+      CHECK(e.code() == "OA3001");
+    }
+  }
 }

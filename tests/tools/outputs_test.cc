@@ -22,7 +22,7 @@ HostTensor Of(ge::DataType dt, std::vector<int64_t> shape, std::vector<T> values
   t.dtype = dt;
   t.shape = std::move(shape);
   t.data.resize(values.size() * sizeof(T));
-  std::memcpy(t.data.data(), values.data(), t.data.size());
+  if (!values.empty()) std::memcpy(t.data.data(), values.data(), t.data.size());
   return t;
 }
 template <typename T>

@@ -57,11 +57,11 @@ void ApplyOutNodes(ir::Graph &graph, const std::vector<OutNode> &out_nodes) {
 }
 
 std::map<std::string, std::string> BuildRecord(const Options &o) {
+  // Only what shapes the build: not --output, so the same inputs give the same bytes anywhere.
   std::map<std::string, std::string> r = o.other_flags;
   r["mode"] = std::to_string(o.mode);
   r["model"] = o.model;
   r["framework"] = std::to_string(o.framework);
-  r["output"] = o.output;
   r["soc_version"] = o.soc_version;
   if (!o.input_shape.empty()) r["input_shape"] = o.input_shape;
   if (!o.out_nodes_text.empty()) r["out_nodes"] = o.out_nodes_text;

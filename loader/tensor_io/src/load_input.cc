@@ -53,8 +53,11 @@ HostTensor LoadInput(const std::string &path, size_t index, const std::string &i
   try {
     if (kind == FileKind::kNpy) t = ReadNpy(path);
     else if (kind == FileKind::kPb) t = ReadOnnxTensorPb(path);
+    else t.data = ReadRaw(path);
   } catch (const Error &e) {
-    throw Error(e.category(), e.code(), label + ": " + e.message(), e.hint()).WithFile(path);
+    // An input file that cannot be read is a bad input file (omrun exit 3), not an internal error.
+    ErrorCategory category = e.category() == ErrorCategory::kIo ? ErrorCategory::kInvalidInput : e.category();
+    throw Error(category, e.code(), label + ": " + e.message(), e.hint()).WithFile(path);
   }
   const std::string expected_text = DataTypeShortName(expected_dtype) + " " + ShapeToString(expected_shape);
   if (kind == FileKind::kBin) {
@@ -65,7 +68,6 @@ HostTensor LoadInput(const std::string &path, size_t index, const std::string &i
                   label + ": a .bin file cannot give the shape of an input of " + expected_text,
                   "Use a .npy or .pb file for an input with unknown dims")
           .WithFile(path);
-    t.data = ReadRaw(path);
     const uint64_t need = static_cast<uint64_t>(count) * elem;
     if (t.data.size() != need)
       throw Error(ErrorCategory::kInvalidInput, "OA3004",

@@ -180,9 +180,12 @@ void WriteNpy(const std::string &path, const HostTensor &t) {
   dict += "), }";
   // Pad with spaces and end with '\n' so the data starts at a multiple of 64 bytes.
   size_t prefix = 10;
-  if (dict.size() + 1 + prefix > 65535 + prefix) prefix = 12;
-  size_t total = prefix + dict.size() + 1;
-  size_t padded = (total + 63) / 64 * 64;
+  size_t padded = (prefix + dict.size() + 1 + 63) / 64 * 64;
+  if (padded - prefix > 65535) {  // the 1.0 length field is 16 bits: use format 2.0
+    prefix = 12;
+    padded = (prefix + dict.size() + 1 + 63) / 64 * 64;
+  }
+  const size_t total = prefix + dict.size() + 1;
   dict.append(padded - total, ' ');
   dict += '\n';
   std::vector<uint8_t> out(kMagic, kMagic + kMagicLen);

@@ -62,7 +62,9 @@ std::vector<uint8_t> ReadRaw(const std::string &path);
 /// `expected_shape` matches any size; .npy and .pb only) and byte size (OA3004; for .bin the
 /// file size must equal DataTypeSize x element count of `expected_shape`, which must then be
 /// static). A .bin file gets `expected_dtype` and `expected_shape`. Errors are kInvalidInput and
-/// name the input ("input 0 'x'"), the file, what was expected and what was found.
+/// name the input ("input 0 'x'"), the file, what was expected and what was found. A file that
+/// cannot be read or is malformed is also kInvalidInput here (OA3006 / OA3001), the message
+/// prefixed with the input's label. The extension check happens first (kUsage OA3005).
 HostTensor LoadInput(const std::string &path, size_t index, const std::string &input_name,
                      ge::DataType expected_dtype, const std::vector<int64_t> &expected_shape);
 

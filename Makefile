@@ -1,0 +1,71 @@
+# OpenATC: thin wrapper over CMake. `make help` lists the targets.
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+PREFIX     ?= /usr/local/openatc
+JOBS       ?= $(shell nproc)
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Debian 12 packages every build, test and demo needs.
+DEPS := cmake ninja-build g++ make python3 libcli11-dev nlohmann-json3-dev libflatbuffers-dev \
+        flatbuffers-compiler libzstd-dev catch2 libprotobuf-dev protobuf-compiler libonnx-dev \
+        libxxhash-dev clang-19 libclang-rt-19-dev binutils
+
+DEMO_OUT := $(BUILD)/demo
+
+.PHONY: all deps build demo test asan fuzz install clean help
+
+all: build
+
+help:
+	@echo "make deps     install the Debian packages OpenATC needs (apt-get; sudo when not root)"
+	@echo "make          configure and build into $(BUILD)/ (Release)"
+	@echo "make demo     deps + build, then compile examples/compilable_add_custom with atc and run it with omrun"
+	@echo "make test     deps + build, then run every test with ctest"
+	@echo "make asan     build with AddressSanitizer+UndefinedBehaviorSanitizer into $(ASAN_BUILD)/ and run the tests"
+	@echo "make fuzz     build the libFuzzer targets with clang-19 into $(FUZZ_BUILD)/"
+	@echo "make install  install a CANN-shaped tree into PREFIX=$(PREFIX)"
+	@echo "make clean    remove the build folders"
+
+deps:
+	@missing=$$(for p in $(DEPS); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	else echo "all dependencies are installed"; fi
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release
+
+build: $(BUILD)/build.ninja
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: deps build
+	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
+	ASCEND_CUSTOM_OPP_PATH=$(CURDIR)/$(BUILD)/examples/compilable_add_custom/opp \
+	  $(BUILD)/bin/atc --model examples/compilable_add_custom/single_add.json --soc_version host \
+	  --output $(DEMO_OUT)/single_add
+	env -u ASCEND_CUSTOM_OPP_PATH $(BUILD)/bin/omrun $(DEMO_OUT)/single_add.om \
+	  --input examples/compilable_add_custom/ones.npy --output $(DEMO_OUT)/result --outfmt TXT
+	@echo "output_0 (add2 = (x + x) + x with x = ones, expected 3 everywhere):"
+	@paste -sd' ' $(DEMO_OUT)/result/output_0.txt
+
+test: deps build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+asan: deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DOPENATC_SANITIZE=ON
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -LE slow
+
+fuzz: deps
+	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DOPENATC_BUILD_FUZZERS=ON -DOPENATC_SANITIZE=ON
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

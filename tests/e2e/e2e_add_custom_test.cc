@@ -1,0 +1,67 @@
+// The compilable_add_custom port end to end: atc compiles the sample's graph against the
+// example's OPP root (deliverable built with -D_GLIBCXX_USE_CXX11_ABI=0 as GE's samples are),
+// omrun runs the OM with no environment, and add2 = (x + x) + x exactly.
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+#include "e2e_util.h"
+#include "openatc/tensor_io/tensor_io.h"
+
+using namespace openatc;
+using namespace openatc::testing;
+
+namespace {
+tensor_io::HostTensor Floats(const std::vector<int64_t> &shape, const std::vector<float> &v) {
+  tensor_io::HostTensor t;
+  t.dtype = ge::DT_FLOAT;
+  t.shape = shape;
+  t.data.resize(v.size() * 4);
+  std::memcpy(t.data.data(), v.data(), t.data.size());
+  return t;
+}
+std::vector<float> AsFloats(const tensor_io::HostTensor &t) {
+  std::vector<float> v(t.data.size() / 4);
+  std::memcpy(v.data(), t.data.data(), t.data.size());
+  return v;
+}
+}  // namespace
+
+TEST_CASE("compilable_add_custom: atc compiles single_add.json and omrun gives 3 x input", "[e2e]") {
+  const std::string dir = MakeTempDir();
+  auto atc = RunAtc({"--model", SourcePath("examples/compilable_add_custom/single_add.json"), "--soc_version", "host",
+                     "--output", dir + "/out/single_add"},
+                    AddCustomOpp());
+  INFO(atc.out << atc.err);
+  REQUIRE(atc.exit_code == 0);
+  CHECK(atc.out == "ATC start working now, please wait for a moment.\nATC run success, welcome to the next use.\n");
+
+  SECTION("all-ones input, the shipped ones.npy") {
+    auto run = RunOmrun({dir + "/out/single_add.om", "--input", SourcePath("examples/compilable_add_custom/ones.npy"),
+                         "--output", dir + "/r"});
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == 0);
+    auto out = tensor_io::ReadNpy(dir + "/r/output_0.npy");
+    CHECK(out.shape == std::vector<int64_t>{4, 4});
+    CHECK(AsFloats(out) == std::vector<float>(16, 3.0f));
+    CHECK(run.out.find("add2:0") != std::string::npos);
+  }
+  SECTION("distinct values, compared with the same float arithmetic") {
+    std::vector<float> x;
+    for (int i = 0; i < 16; ++i) x.push_back(0.37f * static_cast<float>(i) - 2.9f);
+    tensor_io::WriteNpy(dir + "/x.npy", Floats({4, 4}, x));
+    auto run = RunOmrun({dir + "/out/single_add.om", "--input", dir + "/x.npy", "--output", dir + "/r2"});
+    REQUIRE(run.exit_code == 0);
+    auto got = AsFloats(tensor_io::ReadNpy(dir + "/r2/output_0.npy"));
+    REQUIRE(got.size() == 16);
+    for (int i = 0; i < 16; ++i) CHECK(got[static_cast<size_t>(i)] == (x[static_cast<size_t>(i)] + x[static_cast<size_t>(i)]) + x[static_cast<size_t>(i)]);
+  }
+  SECTION("two compiles give identical bytes") {
+    auto again = RunAtc({"--model", SourcePath("examples/compilable_add_custom/single_add.json"), "--soc_version",
+                         "host", "--output", dir + "/out/again"},
+                        AddCustomOpp());
+    REQUIRE(again.exit_code == 0);
+    CHECK(ReadText(dir + "/out/again.om") == ReadText(dir + "/out/single_add.om"));
+  }
+  RemoveTree(dir);
+}

@@ -1,0 +1,49 @@
+// Helpers for end-to-end tests.
+#include "e2e_util.h"
+
+#include <cstdio>
+
+namespace openatc::testing {
+namespace {
+std::string Dims(const std::vector<int64_t> &dims) {
+  std::string s;
+  for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", \"" : "\"") + std::to_string(dims[i]) + "\"";
+  return s;
+}
+std::string Desc(const std::string &dtype, const std::vector<int64_t> &dims) {
+  return "{ \"dtype\": \"" + dtype + "\", \"shape\": { \"dim\": [" + Dims(dims) + "] }, \"layout\": \"ND\" }";
+}
+std::string DataOp(const std::string &name, int index, const std::string &desc) {
+  return "{ \"name\": \"" + name + "\", \"type\": \"Data\", \"input\": [\"\"], \"attr\": { \"index\": { \"i\": \"" +
+         std::to_string(index) + "\" } }, \"inputDesc\": [" + desc + "], \"outputDesc\": [" + desc + "] }";
+}
+}  // namespace
+
+std::string AxpyGraphJson(const std::string &dtype, const std::vector<int64_t> &dims, float alpha, bool set_alpha) {
+  const std::string d = Desc(dtype, dims);
+  char alpha_text[32];
+  std::snprintf(alpha_text, sizeof(alpha_text), "%.9g", alpha);
+  return "{ \"name\": \"axpy\", \"graph\": [ { \"name\": \"axpy_graph\", \"output\": [\"axpy:0\"], \"op\": [" +
+         DataOp("x1", 0, d) + ", " + DataOp("x2", 1, d) +
+         ", { \"name\": \"axpy\", \"type\": \"AxpyCustom\", \"input\": [\"x1:0\", \"x2:0\"]" +
+         (set_alpha ? std::string(", \"attr\": { \"alpha\": { \"f\": ") + alpha_text + " } }" : std::string()) +
+         " } ] } ] }";
+}
+
+CommandResult RunAtc(const std::vector<std::string> &args, const std::string &opp_path) {
+  std::vector<std::string> argv = {BuildPath("bin/atc")};
+  argv.insert(argv.end(), args.begin(), args.end());
+  if (opp_path.empty()) return RunCommand(argv, {}, {"ASCEND_CUSTOM_OPP_PATH"});
+  return RunCommand(argv, {{"ASCEND_CUSTOM_OPP_PATH", opp_path}});
+}
+
+CommandResult RunOmrun(const std::vector<std::string> &args) {
+  std::vector<std::string> argv = {BuildPath("bin/omrun")};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return RunCommand(argv, {}, {"ASCEND_CUSTOM_OPP_PATH"});
+}
+
+std::string AxpyOpp() { return BuildPath("tests/opp/axpy"); }
+std::string AddCustomOpp() { return BuildPath("examples/compilable_add_custom/opp"); }
+
+}  // namespace openatc::testing

@@ -1,0 +1,28 @@
+// Helpers for end-to-end tests: JSON graphs written at test time, atc/omrun invocations.
+#ifndef OPENATC_TESTS_E2E_E2E_UTIL_H_
+#define OPENATC_TESTS_E2E_E2E_UTIL_H_
+
+#include <string>
+#include <vector>
+
+#include "run_command.h"
+
+namespace openatc::testing {
+
+/// Data x1, Data x2 (both `dtype`, `dims`) -> AxpyCustom(alpha) -> NetOutput, as GE IR JSON.
+/// Without `set_alpha` the node has no attr map (the REG_OP default applies).
+std::string AxpyGraphJson(const std::string &dtype, const std::vector<int64_t> &dims, float alpha,
+                          bool set_alpha = true);
+
+/// atc --model M --soc_version host --output OUT with ASCEND_CUSTOM_OPP_PATH = opp_path
+/// (unset when empty).
+CommandResult RunAtc(const std::vector<std::string> &args, const std::string &opp_path);
+/// omrun with ASCEND_CUSTOM_OPP_PATH unset.
+CommandResult RunOmrun(const std::vector<std::string> &args);
+
+std::string AxpyOpp();
+std::string AddCustomOpp();
+
+}  // namespace openatc::testing
+
+#endif  // OPENATC_TESTS_E2E_E2E_UTIL_H_
