@@ -28,7 +28,7 @@ void WriteBytes(const std::string &path, const std::string &bytes) {
 
 std::string MakeTempDir() {
   const char *tmp = std::getenv("TMPDIR");
-  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/openatc-test-XXXXXX";
+  std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/oa-test-XXXXXX";
   if (::mkdtemp(&templ[0]) == nullptr) throw std::runtime_error("mkdtemp failed");
   return templ;
 }

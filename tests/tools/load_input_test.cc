@@ -73,6 +73,9 @@ TEST_CASE("tools_load_input: dtype, shape and size mismatches") {
   CHECK(err([&] { LoadInput(bin, 1, "y", ge::DT_FLOAT, {-1, 5}); }) ==
         "OA3004: '" + bin + "': input 1 'y': a .bin file cannot give the shape of an input of float32 [-1, 5]. Use a "
         ".npy or .pb file for an input with unknown dims.");
+  CHECK(err([&] { LoadTensorFile(npy, "expected output 1 'y'", ge::DT_INT32, {2, 3}); }) ==
+        "OA3002: '" + npy + "': expected output 1 'y': the file holds float32 data but the model expects int32. "
+        "Convert the data to int32 (numpy: a.astype(...)).");
   const std::string gone = dir + "/gone.bin";
   CHECK(err([&] { LoadInput(gone, 3, "z", ge::DT_FLOAT, {1}); }) ==
         "OA3006: '" + gone + "': input 3 'z': cannot open the file: No such file or directory. Check that the path "

@@ -45,7 +45,7 @@ std::vector<tensor_io::HostTensor> LoadInputs(const Options &o, const runtime::L
     for (size_t i = 0; i < want.size(); ++i) {
       for (int64_t d : want[i].shape) {
         if (d < 0) {
-          throw Error(ErrorCategory::kInvalidInput, "OA3005",
+          throw Error(ErrorCategory::kInvalidInput, "OA2302",
                       "input " + std::to_string(i) + " ('" + want[i].name + "') has a dynamic shape " +
                           ShapeToString(want[i].shape) + ", so no random input can be made",
                       "Pass --input files");
@@ -56,7 +56,7 @@ std::vector<tensor_io::HostTensor> LoadInputs(const Options &o, const runtime::L
     return inputs;
   }
   if (o.inputs.size() != want.size()) {
-    throw Error(ErrorCategory::kInvalidInput, "OA3001",
+    throw Error(ErrorCategory::kInvalidInput, "OA2301",
                 "the model has " + std::to_string(want.size()) + " input(s) but --input lists " +
                     std::to_string(o.inputs.size()) + " file(s)",
                 "Pass one file per model input, comma-separated, in model input order (see omrun --info)");
@@ -108,7 +108,7 @@ int Run(const Options &o) {
   if (!o.output_dir.empty()) tensor_io::WriteOutputs(o.output_dir, names, outputs, o.outfmt);
   if (!o.expected_outputs.empty()) {
     if (o.expected_outputs.size() != outputs.size()) {
-      throw Error(ErrorCategory::kUsage, "OA3006",
+      throw Error(ErrorCategory::kUsage, "OA2303",
                   "the model has " + std::to_string(outputs.size()) + " output(s) but --expected_output lists " +
                       std::to_string(o.expected_outputs.size()) + " file(s)",
                   "Pass one expected file per model output");

@@ -47,7 +47,7 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
   Impl &im = *impl_;
   const ir::Graph &g = im.model.graph;
   if (inputs.size() != im.inputs.size()) {
-    throw Error(ErrorCategory::kInvalidInput, "OA3001",
+    throw Error(ErrorCategory::kInvalidInput, "OA2201",
                 "the model has " + std::to_string(im.inputs.size()) + " inputs but " + std::to_string(inputs.size()) +
                     " were given",
                 "Pass one input per model input, in model input order");
@@ -71,7 +71,7 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
       const IoDesc &want = im.inputs[k];
       const tensor_io::HostTensor &in = inputs[k];
       if (in.dtype != want.dtype || !ShapeMatches(want.shape, in.shape)) {
-        throw Error(ErrorCategory::kInvalidInput, "OA3002",
+        throw Error(ErrorCategory::kInvalidInput, "OA2202",
                     "input " + std::to_string(k) + " ('" + want.name + "') expects " + DataTypeShortName(want.dtype) +
                         " " + ShapeToString(want.shape) + " but got " + DataTypeShortName(in.dtype) + " " +
                         ShapeToString(in.shape),
@@ -117,7 +117,7 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
       throw;
     }
     if (aclrtSynchronizeStream(im.stream) != ACL_SUCCESS) {
-      throw Error(ErrorCategory::kCustomOp, "OA3003",
+      throw Error(ErrorCategory::kCustomOp, "OA2203",
                   std::string("a kernel launched by Execute failed: ") + aclGetRecentErrMsg())
           .WithFile(im.path)
           .WithNode(node.name, node.type);
@@ -129,7 +129,7 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
       const bool aliased = k < refs.size() && refs[k] >= 0;
       if (!allocated && !aliased) {
         if (uses[{ni, static_cast<int32_t>(k)}] == 0) continue;  // unused output left unallocated
-        throw Error(ErrorCategory::kCustomOp, "OA3004",
+        throw Error(ErrorCategory::kCustomOp, "OA2204",
                     "Execute returned without allocating output " + std::to_string(k),
                     "Call ctx->MallocOutputTensor for every output")
             .WithFile(im.path)

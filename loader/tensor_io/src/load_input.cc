@@ -47,7 +47,11 @@ std::vector<uint8_t> ReadRaw(const std::string &path) { return ReadFileBytes(pat
 
 HostTensor LoadInput(const std::string &path, size_t index, const std::string &input_name,
                      ge::DataType expected_dtype, const std::vector<int64_t> &expected_shape) {
-  const std::string label = InputLabel(index, input_name);
+  return LoadTensorFile(path, InputLabel(index, input_name), expected_dtype, expected_shape);
+}
+
+HostTensor LoadTensorFile(const std::string &path, const std::string &label, ge::DataType expected_dtype,
+                          const std::vector<int64_t> &expected_shape) {
   const FileKind kind = KindFromPath(path);
   HostTensor t;
   try {

@@ -68,6 +68,11 @@ std::vector<uint8_t> ReadRaw(const std::string &path);
 HostTensor LoadInput(const std::string &path, size_t index, const std::string &input_name,
                      ge::DataType expected_dtype, const std::vector<int64_t> &expected_shape);
 
+/// LoadInput with a caller-chosen label in place of "input <index> '<name>'", e.g.
+/// "expected output 0 'y'" for --expected_output files. Same checks and errors.
+HostTensor LoadTensorFile(const std::string &path, const std::string &label, ge::DataType expected_dtype,
+                          const std::vector<int64_t> &expected_shape);
+
 /// Deterministic random contents for input `input_index` of the given dtype and static shape
 /// (a -1 dim is an OA3003 kInvalidInput error). Generator: std::mt19937_64 seeded with
 /// seed + 0x9E3779B97F4A7C15 * (input_index + 1) (mod 2^64); one 64-bit draw r per element:
