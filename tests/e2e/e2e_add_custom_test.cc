@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "e2e_util.h"
+#include "openatc/om/model.h"
 #include "openatc/tensor_io/tensor_io.h"
 
 using namespace openatc;
@@ -55,6 +56,34 @@ TEST_CASE("compilable_add_custom: atc compiles single_add.json and omrun gives 3
     auto got = AsFloats(tensor_io::ReadNpy(dir + "/r2/output_0.npy"));
     REQUIRE(got.size() == 16);
     for (int i = 0; i < 16; ++i) CHECK(got[static_cast<size_t>(i)] == (x[static_cast<size_t>(i)] + x[static_cast<size_t>(i)]) + x[static_cast<size_t>(i)]);
+  }
+  SECTION("the OM carries AddCustom's Serialize buffer and the deliverable that wrote it") {
+    om::Model m = om::ReadFile(dir + "/out/single_add.om");
+    REQUIRE(m.artifacts.size() == 1);
+    const om::OpArtifact &a = m.artifacts[0];
+    CHECK(a.op_type == "AddCustom");
+    CHECK(a.capabilities == (1u | 2u | 4u | 8u));  // EagerExecute, Compilable, ShapeInfer, Portable
+    REQUIRE(a.has_payload);
+    // The sample's format: [u32 0x56415231][u32 1][u32 count]{[u32 klen][key][u32 blen][bin]}; both
+    // nodes share the key "[4,4]", so one binary.
+    auto u32 = [&](size_t off) {
+      uint32_t v;
+      std::memcpy(&v, a.payload.data + off, 4);
+      return v;
+    };
+    REQUIRE(a.payload.size > 17);
+    CHECK(u32(0) == 0x56415231u);
+    CHECK(u32(4) == 1u);
+    CHECK(u32(8) == 1u);
+    CHECK(u32(12) == 5u);
+    CHECK(std::string(reinterpret_cast<const char *>(a.payload.data) + 16, 5) == "[4,4]");
+    CHECK(u32(21) + 25 == a.payload.size);
+    CHECK(std::memcmp(a.payload.data + 25, "\x7f" "ELF", 4) == 0);
+    REQUIRE(m.deliverables.size() == 1);
+    CHECK(m.deliverables[0].file_name == "libcust_opapi.so");
+    CHECK(m.deliverables[0].op_types == std::vector<std::string>{"AddCustom"});
+    CHECK(m.target.soc_version == "host");
+    CHECK(m.build_options.at("soc_version") == "host");
   }
   SECTION("two compiles give identical bytes") {
     auto again = RunAtc({"--model", SourcePath("examples/compilable_add_custom/single_add.json"), "--soc_version",

@@ -64,6 +64,11 @@ void ResolveOpTypes(const ir::Graph &graph, const opp::CompileOppSet &opp) {
   msg += ". OPP roots searched: ";
   if (opp.roots().empty()) msg += "none (ASCEND_CUSTOM_OPP_PATH is unset or empty)";
   for (size_t i = 0; i < opp.roots().size(); ++i) msg += (i ? ", '" : "'") + opp.roots()[i] + "'";
+  if (!opp.searched().empty()) {
+    msg += " (looked for ";
+    for (size_t i = 0; i < opp.searched().size(); ++i) msg += (i ? ", " : "") + opp.searched()[i];
+    msg += ")";
+  }
   msg += ". Deliverables loaded: ";
   if (opp.deliverables().empty()) msg += "none";
   for (size_t i = 0; i < opp.deliverables().size(); ++i) msg += (i ? ", '" : "'") + opp.deliverables()[i].path + "'";

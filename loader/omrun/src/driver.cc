@@ -115,7 +115,9 @@ int Run(const Options &o) {
     }
     bool all_ok = true;
     for (size_t i = 0; i < outputs.size(); ++i) {
-      auto expected = tensor_io::LoadInput(o.expected_outputs[i], i, names[i], outputs[i].dtype, outputs[i].shape);
+      auto expected = tensor_io::LoadTensorFile(o.expected_outputs[i],
+                                                "expected output " + std::to_string(i) + " '" + names[i] + "'",
+                                                outputs[i].dtype, outputs[i].shape);
       auto c = tensor_io::Compare(outputs[i], expected, o.atol, o.rtol);
       std::fprintf(stdout, "compare output %zu (%s): %s max_abs_err %.6g max_rel_err %.6g\n", i, names[i].c_str(),
                    c.ok ? "PASS" : "FAIL", c.max_abs, c.max_rel);
