@@ -43,16 +43,17 @@ TEST_CASE("atc: an unregistered op type names the type, node, roots and register
   CHECK(r.exit_code == 255);
   CHECK(Contains(r.out, kFailLine));
   CHECK(Contains(r.err, "atc: error: OA1104: '" + dir + "/g.json': node 'axpy' (AxpyCustom): op type 'AxpyCustom' "
-                        "(node 'axpy') is not registered by any deliverable. OPP roots searched: none "
-                        "(ASCEND_CUSTOM_OPP_PATH is unset or empty)."));
-  CHECK(Contains(r.err, "Registered op types: none."));
+                        "(node 'axpy') is not registered by any deliverable. OPP roots searched: none from "
+                        "ASCEND_CUSTOM_OPP_PATH (unset or empty), then the built-in root '"));
+  CHECK(Contains(r.err, "Registered op types: "));
   CHECK_FALSE(ReadText(dir + "/m.om").size());  // nothing written
 
   auto wrong_root = RunAtc({"--model", dir + "/g.json", "--soc_version", "host", "--output", dir + "/m"},
                            BuildPath("tests/opp/regroot1"));
   CHECK(wrong_root.exit_code == 255);
   CHECK(Contains(wrong_root.err, "OPP roots searched: '" + BuildPath("tests/opp/regroot1") + "'"));
-  CHECK(Contains(wrong_root.err, "Registered op types: DupOp, OnlyVariant1, OnlyVariant2."));
+  CHECK(Contains(wrong_root.err, "DupOp, "));
+  CHECK(Contains(wrong_root.err, "OnlyVariant1, OnlyVariant2"));
   RemoveTree(dir);
 }
 

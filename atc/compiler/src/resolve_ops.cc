@@ -61,9 +61,11 @@ void ResolveOpTypes(const ir::Graph &graph, const opp::CompileOppSet &opp) {
       msg += "?)";
     }
   }
+  std::vector<std::string> custom(opp.roots().begin(), opp.roots().end() - (opp.builtin_root().empty() ? 0 : 1));
   msg += ". OPP roots searched: ";
-  if (opp.roots().empty()) msg += "none (ASCEND_CUSTOM_OPP_PATH is unset or empty)";
-  for (size_t i = 0; i < opp.roots().size(); ++i) msg += (i ? ", '" : "'") + opp.roots()[i] + "'";
+  if (custom.empty()) msg += "none from ASCEND_CUSTOM_OPP_PATH (unset or empty)";
+  for (size_t i = 0; i < custom.size(); ++i) msg += (i ? ", '" : "'") + custom[i] + "'";
+  if (!opp.builtin_root().empty()) msg += ", then the built-in root '" + opp.builtin_root() + "'";
   if (!opp.searched().empty()) {
     msg += " (looked for ";
     for (size_t i = 0; i < opp.searched().size(); ++i) msg += (i ? ", " : "") + opp.searched()[i];

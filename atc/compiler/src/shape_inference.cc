@@ -109,12 +109,6 @@ void InferShapes(ir::Graph &g) {
                     "Give the op a ShapeInferOp (InferDataType) or an outputDesc with a dtype in the graph")
             .WithNode(node.name, node.type);
       }
-      if (d.shape.size() == 1 && d.shape[0] == -2) {
-        throw Error(ErrorCategory::kGraph, "OA1106",
-                    "the rank of output " + std::to_string(i) + " is unknown after shape inference",
-                    "Give the op a ShapeInferOp (InferShape) or an outputDesc with a shape in the graph")
-            .WithNode(node.name, node.type);
-      }
     }
   }
 }

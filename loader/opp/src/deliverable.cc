@@ -84,6 +84,7 @@ std::vector<uint8_t> ReadFileBytes(const std::string &path) {
 
 void CompileOppSet::Load(const std::vector<std::string> &roots, const std::string &builtin_root) {
   roots_ = roots;
+  builtin_root_ = builtin_root;
   if (!builtin_root.empty()) roots_.push_back(builtin_root);
   std::vector<std::string> files;
   for (const auto &root : roots_) {

@@ -39,7 +39,10 @@ class CompileOppSet {
   /// fails to dlopen is an error (kGraph, code OA1201) naming the file and dlerror(), as GE aborts.
   void Load(const std::vector<std::string> &roots, const std::string &builtin_root);
 
+  /// Every root searched, the built-in root last (when there is one).
   const std::vector<std::string> &roots() const { return roots_; }
+  /// The built-in operators' root ("" when none).
+  const std::string &builtin_root() const { return builtin_root_; }
   const std::vector<std::string> &searched() const { return searched_; }
   const std::vector<Deliverable> &deliverables() const { return deliverables_; }
   /// Index of the deliverable that provides `op_type` (the first that registered it), or -1.
@@ -47,6 +50,7 @@ class CompileOppSet {
 
  private:
   std::vector<std::string> roots_;
+  std::string builtin_root_;
   std::vector<std::string> searched_;
   std::vector<Deliverable> deliverables_;
   std::map<std::string, int> provider_;

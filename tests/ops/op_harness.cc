@@ -1,0 +1,125 @@
+// The one-op harness: graph building, in-process compile with the built-in OPP root, OM round
+// trip, load and run.
+#include "op_harness.h"
+
+#include "openatc/common/dtype.h"
+#include "openatc/compiler/compiler.h"
+#include "openatc/om/model.h"
+#include "openatc/opp/deliverable.h"
+#include "openatc/opp/opp_paths.h"
+#include "openatc/runtime/model.h"
+#include "run_command.h"
+
+namespace openatc::testing {
+namespace {
+const opp::CompileOppSet &Builtins() {
+  static opp::CompileOppSet *set = [] {
+    auto *s = new opp::CompileOppSet();
+    s->Load({}, BuildPath("opp/builtin"));
+    return s;
+  }();
+  return *set;
+}
+
+ir::TensorDesc DescOf(const HostTensor &t) {
+  ir::TensorDesc d;
+  d.dtype = t.dtype;
+  d.shape = t.shape;
+  d.origin_shape = t.shape;
+  return d;
+}
+}  // namespace
+
+ir::AttrValue IntAttr(int64_t v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kInt;
+  a.i = v;
+  return a;
+}
+ir::AttrValue FloatAttr(float v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kFloat;
+  a.f = v;
+  return a;
+}
+ir::AttrValue StringAttr(const std::string &v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kString;
+  a.s = v;
+  return a;
+}
+ir::AttrValue IntsAttr(const std::vector<int64_t> &v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kListInt;
+  a.list_i = v;
+  return a;
+}
+ir::AttrValue FloatsAttr(const std::vector<float> &v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kListFloat;
+  a.list_f = v;
+  return a;
+}
+
+std::vector<HostTensor> RunOp(const OpCase &c) {
+  ir::Graph g;
+  g.name = "one_op";
+  ir::Node op;
+  op.name = "op";
+  op.type = c.op_type;
+  op.attrs = c.attrs;
+  std::vector<HostTensor> feeds;
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    const OpInput &in = c.inputs[i];
+    if (!in.tensor) {
+      op.inputs.push_back({-1, 0});
+      op.input_descs.emplace_back();
+      continue;
+    }
+    ir::Node src;
+    src.name = "in" + std::to_string(i);
+    src.output_descs = {DescOf(*in.tensor)};
+    if (in.as_const) {
+      src.type = ir::kConst;
+      ir::AttrValue v;
+      v.kind = ir::AttrKind::kTensor;
+      v.t = std::make_shared<ir::ConstTensor>();
+      v.t->desc = DescOf(*in.tensor);
+      v.t->data = ir::Bytes::Copy(in.tensor->data.data(), in.tensor->data.size());
+      src.attrs["value"] = v;
+    } else {
+      src.type = ir::kData;
+      src.inputs = {{-1, 0}};
+      src.input_descs = {DescOf(*in.tensor)};
+      src.attrs["index"] = IntAttr(static_cast<int64_t>(feeds.size()));
+      g.inputs.push_back(static_cast<int32_t>(g.nodes.size()));
+      feeds.push_back(*in.tensor);
+    }
+    op.inputs.push_back({static_cast<int32_t>(g.nodes.size()), 0});
+    op.input_descs.push_back(DescOf(*in.tensor));
+    g.nodes.push_back(std::move(src));
+  }
+  op.output_descs.resize(c.num_outputs);
+  const int32_t op_index = static_cast<int32_t>(g.nodes.size());
+  g.nodes.push_back(std::move(op));
+  ir::Node out;
+  out.name = "Node_Output";
+  out.type = ir::kNetOutput;
+  for (size_t k = 0; k < c.num_outputs; ++k) {
+    out.inputs.push_back({op_index, static_cast<int32_t>(k)});
+    out.input_descs.emplace_back();
+    g.outputs.push_back({op_index, static_cast<int32_t>(k)});
+  }
+  g.nodes.push_back(std::move(out));
+
+  compiler::CompileOptions opts;
+  opts.target = compiler::ResolveTarget("host");
+  opts.model_path = "<one-op " + c.op_type + ">";
+  om::Model m = compiler::CompileGraph(std::move(g), opts, Builtins());
+  auto bytes = std::make_shared<std::vector<uint8_t>>(om::Serialize(m));
+  om::Model back = om::ReadBytes(bytes->data(), bytes->size(), bytes);
+  auto loaded = runtime::LoadedModel::Load(std::move(back), opts.model_path);
+  return loaded->Run(feeds);
+}
+
+}  // namespace openatc::testing

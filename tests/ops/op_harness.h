@@ -1,0 +1,66 @@
+// A one-op harness for built-in operator tests (TFLite SingleOpModel style): builds a one-node
+// graph (Data or Const inputs -> op -> NetOutput), compiles it in-process with the built-in OPP
+// package, serialises the OM, loads it back and runs it. Exercises the whole atc -> OM -> runtime
+// path for every case.
+#ifndef OPENATC_TESTS_OPS_OP_HARNESS_H_
+#define OPENATC_TESTS_OPS_OP_HARNESS_H_
+
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "openatc/common/error.h"
+#include "openatc/ir/graph.h"
+#include "openatc/tensor_io/tensor_io.h"
+
+namespace openatc::testing {
+
+using tensor_io::HostTensor;
+
+struct OpInput {
+  OpInput() = default;  ///< an absent optional input
+  OpInput(HostTensor t, bool constant = false) : tensor(std::move(t)), as_const(constant) {}  // NOLINT
+  std::optional<HostTensor> tensor;  ///< nullopt: an absent optional input
+  bool as_const = false;             ///< feed as a Const node (value known at compile time)
+};
+
+struct OpCase {
+  OpCase(std::string type, std::vector<OpInput> in, std::map<std::string, ir::AttrValue> a = {}, size_t outputs = 1)
+      : op_type(std::move(type)), inputs(std::move(in)), attrs(std::move(a)), num_outputs(outputs) {}
+  std::string op_type;
+  std::vector<OpInput> inputs;
+  std::map<std::string, ir::AttrValue> attrs;
+  size_t num_outputs = 1;
+};
+
+/// Compiles and runs `c`; returns its outputs. Throws openatc::Error on any failure.
+std::vector<HostTensor> RunOp(const OpCase &c);
+
+template <typename T>
+HostTensor Tensor(ge::DataType dtype, std::vector<int64_t> shape, const std::vector<T> &values) {
+  HostTensor t;
+  t.dtype = dtype;
+  t.shape = std::move(shape);
+  t.data.resize(values.size() * sizeof(T));
+  if (!values.empty()) std::memcpy(t.data.data(), values.data(), t.data.size());
+  return t;
+}
+
+template <typename T>
+std::vector<T> Values(const HostTensor &t) {
+  std::vector<T> v(t.data.size() / sizeof(T));
+  if (!v.empty()) std::memcpy(v.data(), t.data.data(), t.data.size());
+  return v;
+}
+
+ir::AttrValue IntAttr(int64_t v);
+ir::AttrValue FloatAttr(float v);
+ir::AttrValue StringAttr(const std::string &v);
+ir::AttrValue IntsAttr(const std::vector<int64_t> &v);
+ir::AttrValue FloatsAttr(const std::vector<float> &v);
+
+}  // namespace openatc::testing
+
+#endif  // OPENATC_TESTS_OPS_OP_HARNESS_H_
