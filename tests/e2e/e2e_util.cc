@@ -30,6 +30,12 @@ std::string AxpyGraphJson(const std::string &dtype, const std::vector<int64_t> &
          " } ] } ] }";
 }
 
+std::string UnaryGraphJson(const std::string &op_type, const std::vector<int64_t> &dims) {
+  const std::string d = Desc("DT_FLOAT", dims);
+  return "{ \"name\": \"unary\", \"graph\": [ { \"name\": \"unary\", \"output\": [\"op:0\"], \"op\": [" +
+         DataOp("x", 0, d) + ", { \"name\": \"op\", \"type\": \"" + op_type + "\", \"input\": [\"x:0\"] } ] } ] }";
+}
+
 CommandResult RunAtc(const std::vector<std::string> &args, const std::string &opp_path) {
   std::vector<std::string> argv = {BuildPath("bin/atc")};
   argv.insert(argv.end(), args.begin(), args.end());

@@ -14,6 +14,9 @@ namespace openatc::testing {
 std::string AxpyGraphJson(const std::string &dtype, const std::vector<int64_t> &dims, float alpha,
                           bool set_alpha = true);
 
+/// Data x (float32 `dims`) -> <op_type>(x) -> NetOutput, as GE IR JSON.
+std::string UnaryGraphJson(const std::string &op_type, const std::vector<int64_t> &dims);
+
 /// atc --model M --soc_version host --output OUT with ASCEND_CUSTOM_OPP_PATH = opp_path
 /// (unset when empty).
 CommandResult RunAtc(const std::vector<std::string> &args, const std::string &opp_path);

@@ -5,6 +5,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "check_portable.h"
 #include "openatc/atc/driver.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
@@ -102,6 +103,11 @@ void CompileModel(const Options &options) {
   copts.build_record = BuildRecord(options);
   for (const auto &s : options.input_shapes) copts.input_shapes.push_back({s.name, s.dims});
 
+  if (copts.target.is_host()) {
+    for (const auto &kv : options.other_flags) {
+      LogWarning("--" + kv.first + " is recorded in the OM's build record but has no effect on the host target");
+    }
+  }
   ir::Graph graph = ReadGraph(options);
   ApplyOutNodes(graph, options.out_nodes);
 
@@ -114,6 +120,14 @@ void CompileModel(const Options &options) {
   opp_set.Load(roots, BuiltinOppRoot());
 
   om::Model model = compiler::CompileGraph(std::move(graph), copts, opp_set);
+  if (options.check_portable) {
+    try {
+      CheckPortable(model, options.model);
+    } catch (Error &e) {
+      e.WithFile(options.model);
+      throw;
+    }
+  }
   om::WriteOptions wopts;
   wopts.compress_level = options.compress;
   wopts.compress_weights = options.compress_weights;

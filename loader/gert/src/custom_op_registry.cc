@@ -68,6 +68,29 @@ std::shared_ptr<ge::BaseCustomOp> CustomOpRegistry::GetOrCreate(const std::strin
   return it->second.instance;
 }
 
+std::unique_ptr<ge::BaseCustomOp> CustomOpRegistry::CreateNew(const std::string &op_type, std::string *error) const {
+  Creator creator;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = entries_.find(op_type);
+    if (it == entries_.end()) {
+      if (error) *error = "op type is not registered";
+      return nullptr;
+    }
+    creator = it->second.creator;
+  }
+  try {
+    std::unique_ptr<ge::BaseCustomOp> op(creator());
+    if (!op && error) *error = "the creator returned nullptr";
+    return op;
+  } catch (const std::exception &e) {
+    if (error) *error = std::string("the creator threw: ") + e.what();
+  } catch (...) {
+    if (error) *error = "the creator threw a non-standard exception";
+  }
+  return nullptr;
+}
+
 CustomOpRegistry &CustomOpRegistry::Global() {
   static CustomOpRegistry *registry = new CustomOpRegistry();  // never destroyed: ops may outlive main
   return *registry;

@@ -41,6 +41,21 @@ tensor_io::HostTensor ToHost(const gert::Tensor &t) {
   return h;
 }
 
+// GE's dynamic-shape path: InferDataType and InferShape on the real input shapes, so output
+// descriptors carry this run's shapes before Execute.
+void InferAtRunTime(const std::string &path, const ir::Node &node, const NodeRuntime &nr, gert_impl::Frame &frame) {
+  auto dt = gert_impl::ContextAccess::Make<gert::InferDataTypeContext>(&frame);
+  auto sh = gert_impl::ContextAccess::Make<gert::InferShapeContext>(&frame);
+  try {
+    opp::GuardedCall({node.name, node.type, "InferDataType", nr.origin}, [&] { return nr.infer->InferDataType(dt.get()); });
+    opp::GuardedCall({node.name, node.type, "InferShape", nr.origin}, [&] { return nr.infer->InferShape(sh.get()); });
+  } catch (Error &e) {
+    e.WithFile(path);
+    throw;
+  }
+  for (gert::Tensor *t : frame.outputs) t->MutableStorageShape() = t->GetOriginShape();
+}
+
 }  // namespace
 
 std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io::HostTensor> &inputs) {
@@ -109,6 +124,7 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
     }
     ExecServices services(im.stream);
     frame.services = &services;
+    if (im.dynamic && nr.infer != nullptr) InferAtRunTime(im.path, node, nr, frame);
     auto ctx = gert_impl::ContextAccess::Make<gert::EagerOpExecutionContext>(&frame);
     try {
       opp::GuardedCall({node.name, node.type, "Execute", nr.origin}, [&] { return nr.execute->Execute(ctx.get()); });

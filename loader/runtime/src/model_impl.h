@@ -20,16 +20,21 @@ struct NodeRuntime {
   std::unique_ptr<gert_impl::NodeInfo> info;   ///< custom ops only
   std::shared_ptr<ge::BaseCustomOp> op;        ///< the per-model op object of the node's type
   ge::EagerExecuteOp *execute = nullptr;
+  ge::ShapeInferOp *infer = nullptr;           ///< called per run in dynamic models
   std::string origin;                          ///< deliverable name for messages
 };
 
 struct LoadedModel::Impl {
   std::string path;
   om::Model model;
-  gert_impl::CustomOpRegistry registry;  ///< per-model
+  gert_impl::CustomOpRegistry own_registry;      ///< per-model (embedded deliverables)
+  gert_impl::CustomOpRegistry *registry = nullptr;  ///< own_registry, or an external one
   std::vector<opp::Deliverable> deliverables;
   std::vector<NodeRuntime> nodes;        ///< parallel to model.graph.nodes
   std::vector<IoDesc> inputs, outputs;
+  /// True when some tensor's shape is known only at run time (a -1 dim): then every ShapeInferOp
+  /// node re-infers its outputs from the real inputs before Execute (GE's dynamic-shape path).
+  bool dynamic = false;
   aclrtStream stream = nullptr;
 };
 

@@ -48,28 +48,41 @@ const std::vector<IoDesc> &LoadedModel::outputs() const { return impl_->outputs;
 const om::Model &LoadedModel::model() const { return impl_->model; }
 
 std::unique_ptr<LoadedModel> LoadedModel::Load(om::Model model, const std::string &path) {
+  return LoadImpl(std::move(model), path, nullptr);
+}
+
+std::unique_ptr<LoadedModel> LoadedModel::LoadWithRegistry(om::Model model, const std::string &path,
+                                                           gert_impl::CustomOpRegistry &registry) {
+  return LoadImpl(std::move(model), path, &registry);
+}
+
+std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::string &path,
+                                                   gert_impl::CustomOpRegistry *external) {
   CheckTarget(model, path);
   std::unique_ptr<LoadedModel> lm(new LoadedModel());
   Impl &im = *lm->impl_;
   im.path = path;
   im.model = std::move(model);
+  im.registry = external ? external : &im.own_registry;
   const ir::Graph &g = im.model.graph;
 
-  for (const auto &d : im.model.deliverables)
-    im.deliverables.push_back(opp::LoadEmbedded(d.data, path + ":" + d.file_name, im.registry));
+  if (external == nullptr) {
+    for (const auto &d : im.model.deliverables)
+      im.deliverables.push_back(opp::LoadEmbedded(d.data, path + ":" + d.file_name, im.own_registry));
+  }
 
   // One object per op type, Deserialize on it (GE: every used op type must be deserialized).
   std::map<std::string, std::shared_ptr<ge::BaseCustomOp>> objects;
   for (const auto &art : im.model.artifacts) {
     std::string why;
-    auto op = im.registry.GetOrCreate(art.op_type, &why);
+    auto op = im.registry->GetOrCreate(art.op_type, &why);
     if (!op) {
       throw Error(ErrorCategory::kCorruptOm, "OA2102",
                   "no embedded deliverable provides op type '" + art.op_type + "' (" + why + ")",
                   "Rebuild the OM with atc")
           .WithFile(path);
     }
-    if (art.has_payload) {
+    if (art.has_payload && external == nullptr) {
       auto *portable = dynamic_cast<ge::PortableOp *>(op.get());
       if (portable == nullptr) {
         throw Error(ErrorCategory::kCorruptOm, "OA2103",
@@ -79,7 +92,7 @@ std::unique_ptr<LoadedModel> LoadedModel::Load(om::Model model, const std::strin
             .WithFile(path);
       }
       std::vector<uint8_t> buffer(art.payload.data, art.payload.data + art.payload.size);
-      opp::GuardedCall({"", art.op_type, "Deserialize", im.registry.Origin(art.op_type)},
+      opp::GuardedCall({"", art.op_type, "Deserialize", im.registry->Origin(art.op_type)},
                        [&] { return portable->Deserialize(buffer); });
     }
     objects[art.op_type] = op;
@@ -98,8 +111,9 @@ std::unique_ptr<LoadedModel> LoadedModel::Load(om::Model model, const std::strin
     }
     NodeRuntime &nr = im.nodes[i];
     nr.op = it->second;
-    nr.origin = im.registry.Origin(node.type);
+    nr.origin = im.registry->Origin(node.type);
     nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
+    nr.infer = dynamic_cast<ge::ShapeInferOp *>(nr.op.get());
     if (nr.execute == nullptr) {
       throw Error(ErrorCategory::kCustomOp, "OA2105",
                   "the op is not an EagerExecuteOp; launching AnnotatedArgsOp declarations is not supported by this "
@@ -116,6 +130,11 @@ std::unique_ptr<LoadedModel> LoadedModel::Load(om::Model model, const std::strin
     }
   }
 
+  for (const auto &node : g.nodes) {
+    for (const auto &d : node.output_descs)
+      for (int64_t dim : d.shape)
+        if (dim < 0) im.dynamic = true;
+  }
   for (int32_t idx : g.inputs) {
     const ir::Node &data = g.nodes[static_cast<size_t>(idx)];
     im.inputs.push_back(Describe(data.name, data.output_descs.at(0)));

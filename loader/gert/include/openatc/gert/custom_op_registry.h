@@ -39,6 +39,10 @@ class CustomOpRegistry {
   /// creator returned nullptr / threw (the reason is returned through *error).
   std::shared_ptr<ge::BaseCustomOp> GetOrCreate(const std::string &op_type, std::string *error = nullptr);
 
+  /// A new object of `op_type`, not the shared one (for round-trip checks); nullptr with *error
+  /// when not registered or the creator fails.
+  std::unique_ptr<ge::BaseCustomOp> CreateNew(const std::string &op_type, std::string *error = nullptr) const;
+
   /// The process-wide registry.
   static CustomOpRegistry &Global();
 

@@ -19,6 +19,10 @@
 #include "openatc/om/model.h"
 #include "openatc/tensor_io/tensor_io.h"
 
+namespace openatc::gert_impl {
+class CustomOpRegistry;
+}
+
 namespace openatc::runtime {
 
 /// A model input or output: name (Data node name / producing node "name:index"), dtype, shape
@@ -37,6 +41,11 @@ class LoadedModel {
   /// kNotOm for an OM built for another target (naming both), kCorruptOm for an unusable embedded
   /// deliverable or a missing artifact, kCustomOp when Deserialize fails.
   static std::unique_ptr<LoadedModel> Load(om::Model model, const std::string &path);
+  /// Loads `model` with the op objects of `registry` instead of the OM's embedded deliverables,
+  /// and without calling Deserialize: used by `atc --check_portable` to run the graph through the
+  /// objects that compiled it. `registry` must outlive the model.
+  static std::unique_ptr<LoadedModel> LoadWithRegistry(om::Model model, const std::string &path,
+                                                       gert_impl::CustomOpRegistry &registry);
   ~LoadedModel();
 
   const std::vector<IoDesc> &inputs() const;
@@ -50,6 +59,8 @@ class LoadedModel {
 
  private:
   LoadedModel();
+  static std::unique_ptr<LoadedModel> LoadImpl(om::Model model, const std::string &path,
+                                               gert_impl::CustomOpRegistry *external);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -1,0 +1,79 @@
+// The PortableOp round-trip check: byte symmetry of Serialize/Deserialize, and equal outputs
+// through the compiling and the deserialized op objects. Asymmetry here is the failure GE's
+// documentation describes most often.
+#include "check_portable.h"
+
+#include <cstring>
+
+#include "openatc/common/error.h"
+#include "openatc/common/log.h"
+#include "openatc/gert/custom_op_registry.h"
+#include "openatc/opp/call_guard.h"
+#include "openatc/runtime/model.h"
+#include "openatc/tensor_io/tensor_io.h"
+
+namespace openatc::atc {
+namespace {
+
+void CheckBytes(const om::OpArtifact &art) {
+  auto &registry = gert_impl::CustomOpRegistry::Global();
+  const std::string origin = registry.Origin(art.op_type);
+  std::string why;
+  std::unique_ptr<ge::BaseCustomOp> fresh = registry.CreateNew(art.op_type, &why);
+  if (!fresh) throw Error(ErrorCategory::kCustomOp, "OA1402", "cannot create the op object: " + why).WithNode("", art.op_type);
+  auto *portable = dynamic_cast<ge::PortableOp *>(fresh.get());
+  if (portable == nullptr) return;
+  std::vector<uint8_t> first(art.payload.data, art.payload.data + art.payload.size);
+  opp::GuardedCall({"", art.op_type, "Deserialize", origin}, [&] { return portable->Deserialize(first); });
+  std::vector<uint8_t> second;
+  opp::GuardedCall({"", art.op_type, "Serialize", origin}, [&] { return portable->Serialize(second); });
+  if (second == first) return;
+  size_t at = 0;
+  while (at < first.size() && at < second.size() && first[at] == second[at]) ++at;
+  throw Error(ErrorCategory::kCustomOp, "OA1501",
+              "Serialize after Deserialize differs from the compiled Serialize buffer at byte " + std::to_string(at) +
+                  " (sizes " + std::to_string(first.size()) + " and " + std::to_string(second.size()) + ")",
+              "Make Deserialize restore every field that Serialize writes, and Serialize deterministic (e.g. "
+              "iterate maps in key order)")
+      .WithNode("", art.op_type);
+}
+
+bool HasDynamicInput(const runtime::LoadedModel &m) {
+  for (const auto &io : m.inputs())
+    for (int64_t d : io.shape)
+      if (d < 0) return true;
+  return false;
+}
+
+}  // namespace
+
+void CheckPortable(const om::Model &model, const std::string &model_path) {
+  for (const auto &art : model.artifacts)
+    if (art.has_payload) CheckBytes(art);
+
+  // Outputs through the compiling objects vs through deserialized objects.
+  auto compiled = runtime::LoadedModel::LoadWithRegistry(model, model_path, gert_impl::CustomOpRegistry::Global());
+  if (HasDynamicInput(*compiled)) {
+    LogWarning("--check_portable: the model has dynamic input shapes, so the output comparison was skipped");
+    return;
+  }
+  auto deserialized = runtime::LoadedModel::Load(model, model_path);
+  std::vector<tensor_io::HostTensor> inputs;
+  for (size_t i = 0; i < compiled->inputs().size(); ++i)
+    inputs.push_back(tensor_io::RandomTensor(compiled->inputs()[i].dtype, compiled->inputs()[i].shape, 0, i));
+  auto a = compiled->Run(inputs);
+  auto b = deserialized->Run(inputs);
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (a[k].dtype == b[k].dtype && a[k].shape == b[k].shape && a[k].data == b[k].data) continue;
+    size_t at = 0;
+    while (at < a[k].data.size() && at < b[k].data.size() && a[k].data[at] == b[k].data[at]) ++at;
+    throw Error(ErrorCategory::kCustomOp, "OA1502",
+                "output " + std::to_string(k) + " ('" + compiled->outputs()[k].name +
+                    "') differs between the compiling op objects and the deserialized ones (first differing byte " +
+                    std::to_string(at) + ")",
+                "The deserialized object must behave like the one that compiled: check what Deserialize restores");
+  }
+  LogInfo("--check_portable: " + std::to_string(model.artifacts.size()) + " op type(s) round-trip");
+}
+
+}  // namespace openatc::atc
