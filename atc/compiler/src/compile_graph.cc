@@ -55,11 +55,13 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
     auto types = CollectOpTypes(graph);
     CompileNodes(graph, types, options);
     auto payloads = SerializeOps(types);
+    const int64_t arena = PlanMemory(graph);
 
     om::Model model;
     model.producer = OPENATC_PRODUCER;
     model.target = {options.target.soc_version, options.target.arch};
     model.build_options = options.build_record;
+    if (arena >= 0) LogInfo("memory plan: arena of " + std::to_string(arena) + " bytes");
     for (const auto &[type, info] : types) {
       om::OpArtifact art;
       art.op_type = type;

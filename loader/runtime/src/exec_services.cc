@@ -38,6 +38,22 @@ gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index
   }
   const size_t bytes = static_cast<size_t>(count) * static_cast<size_t>(dsize);
   if (outputs_.size() < f.outputs.size()) outputs_.resize(f.outputs.size());
+  if (prebound_.size() < f.outputs.size()) prebound_.resize(f.outputs.size(), false);
+  if (t->GetAddr() != nullptr) {
+    // Planned (or caller-bound) memory, as GE returns it: shape, format and dtype are overwritten.
+    // Unlike GE we refuse a request larger than the plan instead of overrunning it.
+    if (bytes > t->GetSize()) {
+      LogError("node '" + f.node->name + "': MallocOutputTensor(" + std::to_string(index) + ") asks for " +
+               std::to_string(bytes) + " bytes but the memory plan holds " + std::to_string(t->GetSize()));
+      return nullptr;
+    }
+    t->GetShape() = shape;
+    t->MutableFormat() = format;
+    t->SetDataType(dtype);
+    t->SetSize(bytes);
+    prebound_[index] = true;
+    return t;
+  }
   if (ref_inputs_.size() < f.outputs.size()) ref_inputs_.resize(f.outputs.size(), -1);
   std::shared_ptr<HostBuffer> buf;
   try {

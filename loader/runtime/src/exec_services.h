@@ -40,11 +40,14 @@ class ExecServices : public gert_impl::Services {
   std::vector<std::shared_ptr<HostBuffer>> &output_buffers() { return outputs_; }
   /// Output i aliases input j: ref_inputs()[i] = j, else -1.
   std::vector<int64_t> &ref_inputs() { return ref_inputs_; }
+  /// Output i was handed its pre-bound memory (the memory plan or a caller's output buffer).
+  bool used_prebound(size_t i) const { return i < prebound_.size() && prebound_[i]; }
 
  private:
   void *stream_;
   std::vector<std::shared_ptr<HostBuffer>> outputs_;
   std::vector<int64_t> ref_inputs_;
+  std::vector<bool> prebound_;
   std::vector<std::unique_ptr<HostBuffer>> scratch_;
   std::vector<std::unique_ptr<gert::KernelArgs>> args_;
 };

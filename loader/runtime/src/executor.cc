@@ -29,6 +29,13 @@ bool ShapeMatches(const std::vector<int64_t> &want, const std::vector<int64_t> &
   return true;
 }
 
+// True when the bound result buffer holds exactly what the tensor describes (the op wrote into
+// it with the compiled shape), so it can be returned without a copy.
+bool BoundResultValid(const gert::Tensor &t, const tensor_io::HostTensor &h) {
+  return t.GetAddr() == h.data.data() && gert_impl::FromGertShape(t.GetStorageShape()) == h.shape &&
+         t.GetDataType() == h.dtype;
+}
+
 tensor_io::HostTensor ToHost(const gert::Tensor &t) {
   tensor_io::HostTensor h;
   h.dtype = t.GetDataType();
@@ -73,6 +80,24 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
     for (const auto &in : node.inputs)
       if (in.connected()) ++uses[{in.node, in.index}];
   for (const auto &o : g.outputs) ++uses[{o.node, o.index}];  // outputs are read at the end
+
+  // Static models: graph outputs produced by custom ops are bound to the result buffers.
+  std::vector<tensor_io::HostTensor> results(g.outputs.size());
+  std::map<std::pair<int32_t, int32_t>, size_t> bound;
+  if (im.arena != nullptr || !im.dynamic) {
+    for (size_t r = 0; r < g.outputs.size(); ++r) {
+      const ir::Endpoint &o = g.outputs[r];
+      const ir::Node &p = g.nodes[static_cast<size_t>(o.node)];
+      if (p.type == ir::kData || p.type == ir::kConst || p.type == ir::kConstant || bound.count({o.node, o.index})) continue;
+      const ir::TensorDesc &d = p.output_descs[static_cast<size_t>(o.index)];
+      const int64_t n = ShapeElementCount(d.shape);
+      if (n < 0) continue;
+      results[r].dtype = d.dtype;
+      results[r].shape = d.shape;
+      results[r].data.assign(static_cast<size_t>(n) * DataTypeSize(d.dtype), 0);
+      bound[{o.node, o.index}] = r;
+    }
+  }
 
   std::map<int32_t, size_t> input_slot;
   for (size_t k = 0; k < g.inputs.size(); ++k) input_slot[g.inputs[k]] = k;
@@ -119,7 +144,18 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
     }
     std::deque<gert::Tensor> outs(node.output_descs.size());
     for (size_t k = 0; k < outs.size(); ++k) {
-      gert_impl::InitTensor(outs[k], node.output_descs[k], nullptr, 0);
+      void *addr = nullptr;
+      size_t size = 0;
+      auto b = bound.find({ni, static_cast<int32_t>(k)});
+      if (b != bound.end()) {
+        addr = results[b->second].data.data();
+        size = results[b->second].data.size();
+      } else if (k < nr.planned_offsets.size() && nr.planned_offsets[k] >= 0 && im.arena != nullptr) {
+        addr = im.arena->data() + nr.planned_offsets[k];
+        const int64_t n = ShapeElementCount(node.output_descs[k].shape);
+        size = n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(node.output_descs[k].dtype);
+      }
+      gert_impl::InitTensor(outs[k], node.output_descs[k], addr, size);
       frame.outputs.push_back(&outs[k]);
     }
     ExecServices services(im.stream);
@@ -141,7 +177,7 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
     auto &bufs = services.output_buffers();
     auto &refs = services.ref_inputs();
     for (size_t k = 0; k < outs.size(); ++k) {
-      const bool allocated = k < bufs.size() && bufs[k] != nullptr;
+      const bool allocated = (k < bufs.size() && bufs[k] != nullptr) || services.used_prebound(k);
       const bool aliased = k < refs.size() && refs[k] >= 0;
       if (!allocated && !aliased) {
         if (uses[{ni, static_cast<int32_t>(k)}] == 0) continue;  // unused output left unallocated
@@ -173,7 +209,15 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
     }
   }
   std::vector<tensor_io::HostTensor> out;
-  for (const auto &o : g.outputs) out.push_back(ToHost(values.at({o.node, o.index}).tensor));
+  for (size_t r = 0; r < g.outputs.size(); ++r) {
+    const ir::Endpoint &o = g.outputs[r];
+    auto b = bound.find({o.node, o.index});
+    if (b != bound.end() && b->second == r && BoundResultValid(values.at({o.node, o.index}).tensor, results[r])) {
+      out.push_back(std::move(results[r]));
+    } else {
+      out.push_back(ToHost(values.at({o.node, o.index}).tensor));
+    }
+  }
   return out;
 }
 

@@ -12,6 +12,7 @@
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/gert/frame.h"
 #include "openatc/opp/deliverable.h"
+#include "exec_services.h"
 #include "openatc/runtime/model.h"
 
 namespace openatc::runtime {
@@ -22,6 +23,7 @@ struct NodeRuntime {
   ge::EagerExecuteOp *execute = nullptr;
   ge::ShapeInferOp *infer = nullptr;           ///< called per run in dynamic models
   std::string origin;                          ///< deliverable name for messages
+  std::vector<int64_t> planned_offsets;        ///< arena offset per output (-1: none), static models
 };
 
 struct LoadedModel::Impl {
@@ -35,6 +37,9 @@ struct LoadedModel::Impl {
   /// True when some tensor's shape is known only at run time (a -1 dim): then every ShapeInferOp
   /// node re-infers its outputs from the real inputs before Execute (GE's dynamic-shape path).
   bool dynamic = false;
+  /// The static memory plan's arena (null when the OM has no plan).
+  std::unique_ptr<HostBuffer> arena;
+  size_t arena_bytes = 0;
   aclrtStream stream = nullptr;
 };
 

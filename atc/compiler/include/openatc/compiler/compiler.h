@@ -51,6 +51,14 @@ void TopologicalSort(ir::Graph &graph);
 void ApplyInputShapes(ir::Graph &graph, const std::vector<InputShape> &shapes);
 /// Fills every node's input and output descriptors in topological order.
 void InferShapes(ir::Graph &graph);
+/// The node attribute holding the memory plan: one arena offset per output, -1 = not planned.
+inline constexpr const char *kOutputOffsetsAttr = "_output_offsets";
+/// Plans the arena of a static graph (every custom-op output shape known); writes
+/// kOutputOffsetsAttr on every custom-op node and returns the arena size in bytes, or -1 (and
+/// writes nothing) for a graph with run-time shapes. Graph outputs are not planned: they are
+/// bound to the caller's buffers.
+int64_t PlanMemory(ir::Graph &graph);
+
 /// True for the node types with built-in meaning (Data, Const, Constant, NetOutput).
 bool IsFrameworkOp(const std::string &type);
 

@@ -51,17 +51,20 @@ class LoadedModel {
   const std::vector<IoDesc> &inputs() const;
   const std::vector<IoDesc> &outputs() const;
   const om::Model &model() const;
+  /// Bytes of the static memory plan's arena (0 when the model has no plan: run-time shapes).
+  size_t arena_bytes() const;
 
   /// Runs once. `inputs` in model input order; each is checked against the input's dtype and
   /// shape (kInvalidInput naming the input). Returns the outputs in model output order with the
   /// shapes the ops produced.
   std::vector<tensor_io::HostTensor> Run(const std::vector<tensor_io::HostTensor> &inputs);
 
+  struct Impl;  ///< opaque state (loader/runtime/src/model_impl.h)
+
  private:
   LoadedModel();
   static std::unique_ptr<LoadedModel> LoadImpl(om::Model model, const std::string &path,
                                                gert_impl::CustomOpRegistry *external);
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -1,0 +1,97 @@
+// The static memory plan (design.md "Memory"): every custom-op output of a static graph that is
+// not a graph output gets an offset in one arena. Offsets are assigned greedily, largest tensor
+// first, at the lowest offset whose bytes are free for the tensor's whole lifetime (producer to
+// last consumer, in topological order), so tensors whose lifetimes do not overlap share memory.
+// The plan is stored on each node as the ListInt attribute `_output_offsets` (-1 = not planned),
+// as GE records output offsets on a built model's OpDef (`output_i`).
+#include <algorithm>
+
+#include "openatc/common/dtype.h"
+#include "openatc/compiler/compiler.h"
+
+namespace openatc::compiler {
+namespace {
+constexpr int64_t kAlign = 512;  // GE rounds tensor memory up to 512 bytes
+
+struct Item {
+  int32_t node, index;
+  int64_t bytes;            // rounded up to kAlign
+  int32_t first, last;      // lifetime in node positions
+  int64_t offset = -1;
+};
+
+bool Overlaps(const Item &a, const Item &b) {
+  const bool time = a.first <= b.last && b.first <= a.last;
+  const bool space = a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
+  return time && space;
+}
+}  // namespace
+
+int64_t PlanMemory(ir::Graph &graph) {
+  std::vector<Item> items;
+  std::vector<std::vector<int32_t>> item_of(graph.nodes.size());
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const ir::Node &n = graph.nodes[i];
+    item_of[i].assign(n.output_descs.size(), -1);
+    if (IsFrameworkOp(n.type)) continue;
+    for (size_t k = 0; k < n.output_descs.size(); ++k) {
+      const ir::TensorDesc &d = n.output_descs[k];
+      const int64_t count = ShapeElementCount(d.shape);
+      const size_t esize = DataTypeSize(d.dtype);
+      if (count < 0 || esize == 0) return -1;  // not a static graph: no plan at all
+      const int64_t bytes = std::max<int64_t>(kAlign, (count * static_cast<int64_t>(esize) + kAlign - 1) / kAlign * kAlign);
+      item_of[i][k] = static_cast<int32_t>(items.size());
+      items.push_back({static_cast<int32_t>(i), static_cast<int32_t>(k), bytes, static_cast<int32_t>(i),
+                       static_cast<int32_t>(i)});
+    }
+  }
+  // Graph outputs are bound to the caller's buffers: not in the arena.
+  for (const auto &o : graph.outputs) {
+    int32_t it = item_of[static_cast<size_t>(o.node)][static_cast<size_t>(o.index)];
+    if (it >= 0) items[static_cast<size_t>(it)].bytes = 0;
+  }
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    for (const auto &in : graph.nodes[i].inputs) {
+      if (!in.connected()) continue;
+      int32_t it = item_of[static_cast<size_t>(in.node)][static_cast<size_t>(in.index)];
+      if (it >= 0) items[static_cast<size_t>(it)].last = std::max(items[static_cast<size_t>(it)].last, static_cast<int32_t>(i));
+    }
+  }
+  std::vector<size_t> order(items.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return items[a].bytes > items[b].bytes; });
+  std::vector<size_t> placed;
+  int64_t arena = 0;
+  for (size_t k : order) {
+    Item &it = items[k];
+    if (it.bytes == 0) continue;
+    // Candidate offsets: 0 and the end of every placed tensor alive at the same time.
+    std::vector<int64_t> candidates = {0};
+    for (size_t p : placed)
+      if (items[p].first <= it.last && it.first <= items[p].last) candidates.push_back(items[p].offset + items[p].bytes);
+    std::sort(candidates.begin(), candidates.end());
+    for (int64_t c : candidates) {
+      it.offset = c;
+      bool clash = false;
+      for (size_t p : placed)
+        if (Overlaps(it, items[p])) {
+          clash = true;
+          break;
+        }
+      if (!clash) break;
+    }
+    placed.push_back(k);
+    arena = std::max(arena, it.offset + it.bytes);
+  }
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    ir::Node &n = graph.nodes[i];
+    if (IsFrameworkOp(n.type)) continue;
+    ir::AttrValue offsets;
+    offsets.kind = ir::AttrKind::kListInt;
+    for (int32_t it : item_of[i]) offsets.list_i.push_back(it >= 0 ? items[static_cast<size_t>(it)].offset : -1);
+    n.attrs[kOutputOffsetsAttr] = offsets;
+  }
+  return arena;
+}
+
+}  // namespace openatc::compiler
