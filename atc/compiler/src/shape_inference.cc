@@ -85,7 +85,9 @@ void InferShapes(ir::Graph &g) {
     }
     if (node.type == ir::kData) {
       if (node.output_descs.empty()) node.output_descs.resize(1);
-      const ir::TensorDesc &in = node.input_descs.empty() ? node.output_descs[0] : node.input_descs[0];
+      // The fed tensor's desc: the input desc when the file gives one, else the output desc.
+      const bool has_in = !node.input_descs.empty() && node.input_descs[0].dtype != ge::DT_UNDEFINED;
+      const ir::TensorDesc &in = has_in ? node.input_descs[0] : node.output_descs[0];
       std::string name = node.output_descs[0].name;
       node.output_descs[0] = in;
       node.output_descs[0].name = name;

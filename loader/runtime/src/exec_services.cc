@@ -101,15 +101,31 @@ void *ExecServices::MallocWorkSpace(gert_impl::Frame &f, size_t size) {
 
 const gert::KernelArgs *ExecServices::MallocReadOnlyDevArgs(gert_impl::Frame &f, void *host_args, size_t size) {
   if (host_args == nullptr || size == 0) return nullptr;
-  void *copy = MallocWorkSpace(f, size);
-  if (copy == nullptr) return nullptr;
-  std::memcpy(copy, host_args, size);
-  auto args = std::make_unique<gert::KernelArgs>();
-  args->args_data = copy;
-  args->args_size = size;
-  args->placement = ge::kPlacementDevice;
-  args_.push_back(std::move(args));
-  return args_.back().get();
+  void *host = MallocWorkSpace(f, size);
+  void *device = MallocWorkSpace(f, size);
+  if (host == nullptr || device == nullptr) return nullptr;
+  std::memcpy(host, host_args, size);  // the caller may free its copy on return
+  std::memcpy(device, host_args, size);
+  auto make = [&](void *data, ge::Placement placement) {
+    auto args = std::make_unique<gert::KernelArgs>();
+    args->args_data = data;
+    args->args_size = size;
+    args->placement = placement;
+    return args;
+  };
+  host_args_.push_back(make(host, ge::kPlacementHost));
+  device_args_.push_back(make(device, ge::kPlacementDevice));
+  return device_args_.back().get();
+}
+
+const gert::KernelArgs *ExecServices::GetKernelArgs(gert_impl::Frame &, ge::Placement placement, size_t index) {
+  auto &list = placement == ge::kPlacementHost ? host_args_ : device_args_;
+  return index < list.size() ? list[index].get() : nullptr;
+}
+
+void ExecServices::SyncArgsToDevice() {
+  for (size_t i = 0; i < host_args_.size(); ++i)
+    std::memcpy(device_args_[i]->args_data, host_args_[i]->args_data, host_args_[i]->args_size);
 }
 
 }  // namespace openatc::runtime

@@ -35,6 +35,11 @@ class ExecServices : public gert_impl::Services {
   gert::Tensor *MakeOutputRefInput(gert_impl::Frame &f, size_t output_index, size_t input_index) override;
   void *MallocWorkSpace(gert_impl::Frame &f, size_t size) override;
   const gert::KernelArgs *MallocReadOnlyDevArgs(gert_impl::Frame &f, void *host_args, size_t size) override;
+  /// kPlacementHost: the host copy UpdateHostArgs patches; kPlacementDevice: the copy kernels read.
+  const gert::KernelArgs *GetKernelArgs(gert_impl::Frame &f, ge::Placement placement, size_t index) override;
+  /// Copies every host args block to its device copy (after UpdateHostArgs), as GE re-syncs them.
+  void SyncArgsToDevice();
+  size_t args_blocks() const { return device_args_.size(); }
 
   /// Buffers allocated for output i (nullptr when the output aliases an input or was not allocated).
   std::vector<std::shared_ptr<HostBuffer>> &output_buffers() { return outputs_; }
@@ -49,7 +54,7 @@ class ExecServices : public gert_impl::Services {
   std::vector<int64_t> ref_inputs_;
   std::vector<bool> prebound_;
   std::vector<std::unique_ptr<HostBuffer>> scratch_;
-  std::vector<std::unique_ptr<gert::KernelArgs>> args_;
+  std::vector<std::unique_ptr<gert::KernelArgs>> host_args_, device_args_;
 };
 
 }  // namespace openatc::runtime

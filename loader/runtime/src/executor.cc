@@ -1,11 +1,13 @@
-// LoadedModel::Run: the eager executor. Nodes run in the OM's topological order; every custom
-// op's Execute is called once per run (custom-op-api.md §10, dynamic/eager path); an output's
+// LoadedModel::Run: nodes run in the OM's topological order. Dynamic models (and kEager) call
+// every custom op's Execute on every run (custom-op-api.md §10, dynamic path); static models
+// record each node's launches on the first run and replay them afterwards (sink.h). An output's
 // buffer is released after its last consumer ran.
 #include <cstring>
 #include <deque>
 #include <map>
 
 #include "exec_services.h"
+#include "openatc/rt/runtime.h"
 #include "model_impl.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
@@ -65,8 +67,161 @@ void InferAtRunTime(const std::string &path, const ir::Node &node, const NodeRun
 
 }  // namespace
 
+namespace {
+
+using Key = std::pair<int32_t, int32_t>;
+
+// One model input as the executor reads it.
+struct InView {
+  const void *data;
+  size_t size;
+  ge::DataType dtype;
+  std::vector<int64_t> shape;
+};
+
+// Input then output addresses of a frame (what recorded launches depend on).
+std::vector<const void *> Addresses(const gert_impl::Frame &f) {
+  std::vector<const void *> a;
+  for (const gert::Tensor *t : f.inputs) a.push_back(t ? t->GetAddr() : nullptr);
+  for (const gert::Tensor *t : f.outputs) a.push_back(t->GetAddr());
+  return a;
+}
+
+void CallExecute(const std::string &path, const ir::Node &node, const NodeRuntime &nr, gert_impl::Frame &frame,
+                 void *stream) {
+  auto ctx = gert_impl::ContextAccess::Make<gert::EagerOpExecutionContext>(&frame);
+  try {
+    opp::GuardedCall({node.name, node.type, "Execute", nr.origin}, [&] { return nr.execute->Execute(ctx.get()); });
+  } catch (Error &e) {
+    e.WithFile(path);
+    throw;
+  }
+  if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
+    throw Error(ErrorCategory::kCustomOp, "OA2203", std::string("a kernel launched by Execute failed: ") + aclGetRecentErrMsg())
+        .WithFile(path)
+        .WithNode(node.name, node.type);
+  }
+}
+
+// Executes (or replays) one custom node with the frame prepared by the caller. Returns the
+// services that own its outputs' memory (null for replayed nodes: their memory is planned).
+std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame, bool sink) {
+  const ir::Node &node = im.model.graph.nodes[i];
+  NodeRuntime &nr = im.nodes[i];
+  if (!sink) {
+    auto services = std::make_unique<ExecServices>(im.stream);
+    frame.services = services.get();
+    if (im.dynamic && nr.infer != nullptr) InferAtRunTime(im.path, node, nr, frame);
+    CallExecute(im.path, node, nr, frame, im.stream);
+    return services;
+  }
+  SinkRecord &rec = im.sink.records[i];
+  const std::vector<const void *> addrs = Addresses(frame);
+  if (rec.sunk) {
+    const bool changed = addrs != rec.addrs;
+    if (!changed || (rec.patchable && nr.updater != nullptr)) {
+      if (changed) {
+        frame.services = rec.services.get();
+        auto ctx = gert_impl::ContextAccess::Make<gert::UpdateArgsContext>(&frame);
+        try {
+          opp::GuardedCall({node.name, node.type, "UpdateHostArgs", nr.origin},
+                           [&] { return nr.updater->UpdateHostArgs(ctx.get()); });
+        } catch (Error &e) {
+          e.WithFile(im.path);
+          throw;
+        }
+        rec.services->SyncArgsToDevice();
+        rec.addrs = addrs;
+      }
+      try {
+        ReplayLaunches(rec, im.stream);
+      } catch (Error &e) {
+        e.WithFile(im.path).WithNode(node.name, node.type);
+        throw;
+      }
+      if (aclrtSynchronizeStream(im.stream) != ACL_SUCCESS) {
+        throw Error(ErrorCategory::kCustomOp, "OA2203", std::string("a replayed kernel failed: ") + aclGetRecentErrMsg())
+            .WithFile(im.path)
+            .WithNode(node.name, node.type);
+      }
+      return nullptr;
+    }
+    rec = SinkRecord{};  // addresses moved and nothing can patch them: record again
+  }
+  auto services = std::make_unique<ExecServices>(im.stream);
+  frame.services = services.get();
+  if (rec.captured) {  // a host-side node: Execute every run
+    CallExecute(im.path, node, nr, frame, im.stream);
+    return services;
+  }
+  std::vector<rt::LaunchRecord> launches;
+  rt::SetLaunchObserver(im.stream, [&launches](const rt::LaunchRecord &r) { launches.push_back(r); });
+  try {
+    CallExecute(im.path, node, nr, frame, im.stream);
+  } catch (...) {
+    rt::ClearLaunchObserver(im.stream);
+    throw;
+  }
+  rt::ClearLaunchObserver(im.stream);
+  rec.captured = true;
+  bool all_prebound = true;
+  for (size_t k = 0; k < frame.outputs.size(); ++k) all_prebound = all_prebound && services->used_prebound(k);
+  if (launches.empty() || !all_prebound) return services;  // stays eager
+  rec.sunk = true;
+  rec.patchable = true;
+  for (const auto &l : launches) rec.patchable = rec.patchable && !l.host_args_copied && services->args_blocks() > 0;
+  rec.launches = std::move(launches);
+  rec.addrs = addrs;
+  rec.services = std::move(services);
+  return nullptr;
+}
+
+std::vector<tensor_io::HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView> &inputs,
+                                           const std::vector<LoadedModel::Buffer> *direct);
+
+}  // namespace
+
 std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io::HostTensor> &inputs) {
+  std::vector<InView> views;
+  for (const auto &t : inputs) views.push_back({t.data.data(), t.data.size(), t.dtype, t.shape});
+  return RunCore(*impl_, views, nullptr);
+}
+
+void LoadedModel::RunWithBuffers(const std::vector<Buffer> &inputs, const std::vector<Buffer> &outputs) {
   Impl &im = *impl_;
+  if (inputs.size() != im.inputs.size() || outputs.size() != im.outputs.size()) {
+    throw Error(ErrorCategory::kInvalidInput, "OA2201",
+                "the model has " + std::to_string(im.inputs.size()) + " inputs and " + std::to_string(im.outputs.size()) +
+                    " outputs but " + std::to_string(inputs.size()) + " and " + std::to_string(outputs.size()) +
+                    " buffers were given",
+                "Pass one buffer per model input and output, in model order");
+  }
+  std::vector<InView> views;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const IoDesc &d = im.inputs[k];
+    if (inputs[k].data == nullptr || (d.bytes != 0 && inputs[k].size != d.bytes)) {
+      throw Error(ErrorCategory::kInvalidInput, "OA2206",
+                  "input " + std::to_string(k) + " ('" + d.name + "') needs a buffer of " + std::to_string(d.bytes) +
+                      " bytes but got " + std::to_string(inputs[k].size) + (inputs[k].data ? "" : " at a null address"),
+                  "Size the buffer as the model input (omrun --info lists them)");
+    }
+    views.push_back({inputs[k].data, inputs[k].size, d.dtype, d.shape});
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    const IoDesc &d = im.outputs[k];
+    if (outputs[k].data == nullptr || (d.bytes != 0 && outputs[k].size != d.bytes)) {
+      throw Error(ErrorCategory::kInvalidInput, "OA2206",
+                  "output " + std::to_string(k) + " ('" + d.name + "') needs a buffer of " + std::to_string(d.bytes) +
+                      " bytes but got " + std::to_string(outputs[k].size) + (outputs[k].data ? "" : " at a null address"),
+                  "Size the buffer as the model output (omrun --info lists them)");
+    }
+  }
+  RunCore(im, views, &outputs);
+}
+
+namespace {
+std::vector<tensor_io::HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView> &inputs,
+                                           const std::vector<LoadedModel::Buffer> *direct) {
   const ir::Graph &g = im.model.graph;
   if (inputs.size() != im.inputs.size()) {
     throw Error(ErrorCategory::kInvalidInput, "OA2201",
@@ -74,6 +229,20 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
                     " were given",
                 "Pass one input per model input, in model input order");
   }
+  std::lock_guard<std::mutex> lock(im.run_mu);
+  const bool sink = im.mode == ExecutionMode::kAuto && !im.dynamic;
+  if (sink && im.sink.records.empty()) {
+    im.sink.records.resize(g.nodes.size());
+    im.sink.inputs.resize(g.inputs.size());
+    im.sink.outputs.resize(g.outputs.size());
+  }
+  // True when every consumer of `e` is an ArgsUpdater node: it can take the caller's address.
+  auto only_updaters = [&](const ir::Endpoint &e) {
+    for (size_t j = 0; j < g.nodes.size(); ++j)
+      for (const auto &in : g.nodes[j].inputs)
+        if (in == e && (g.nodes[j].type == ir::kNetOutput || im.nodes[j].updater == nullptr)) return false;
+    return true;
+  };
   std::map<std::pair<int32_t, int32_t>, Value> values;
   std::map<std::pair<int32_t, int32_t>, size_t> uses;
   for (const auto &node : g.nodes)
@@ -84,6 +253,8 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
   // Static models: graph outputs produced by custom ops are bound to the result buffers.
   std::vector<tensor_io::HostTensor> results(g.outputs.size());
   std::map<std::pair<int32_t, int32_t>, size_t> bound;
+  std::map<std::pair<int32_t, int32_t>, HostBuffer *> fixed_out;
+  std::map<std::pair<int32_t, int32_t>, LoadedModel::Buffer> direct_bound;
   if (im.arena != nullptr || !im.dynamic) {
     for (size_t r = 0; r < g.outputs.size(); ++r) {
       const ir::Endpoint &o = g.outputs[r];
@@ -94,7 +265,18 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
       if (n < 0) continue;
       results[r].dtype = d.dtype;
       results[r].shape = d.shape;
-      results[r].data.assign(static_cast<size_t>(n) * DataTypeSize(d.dtype), 0);
+      const size_t bytes = static_cast<size_t>(n) * DataTypeSize(d.dtype);
+      if (sink && im.nodes[static_cast<size_t>(o.node)].updater == nullptr) {
+        // Recorded launches write here on every replay; the result is copied out at the end.
+        if (!im.sink.outputs[r]) im.sink.outputs[r] = std::make_unique<HostBuffer>(bytes);
+        fixed_out[{o.node, o.index}] = im.sink.outputs[r].get();
+        continue;
+      }
+      if (direct != nullptr) {
+        direct_bound[{o.node, o.index}] = (*direct)[r];
+        continue;
+      }
+      results[r].data.assign(bytes, 0);
       bound[{o.node, o.index}] = r;
     }
   }
@@ -109,7 +291,7 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
     if (node.type == ir::kData) {
       const size_t k = input_slot.at(ni);
       const IoDesc &want = im.inputs[k];
-      const tensor_io::HostTensor &in = inputs[k];
+      const InView &in = inputs[k];
       if (in.dtype != want.dtype || !ShapeMatches(want.shape, in.shape)) {
         throw Error(ErrorCategory::kInvalidInput, "OA2202",
                     "input " + std::to_string(k) + " ('" + want.name + "') expects " + DataTypeShortName(want.dtype) +
@@ -118,12 +300,21 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
                     "Feed data of the model's input dtype and shape");
       }
       Value &v = values[{ni, 0}];
-      v.storage = std::make_shared<HostBuffer>(in.data.size());
-      if (!in.data.empty()) std::memcpy(v.storage->data(), in.data.data(), in.data.size());
+      uint8_t *addr = nullptr;
+      if (sink && only_updaters({ni, 0})) {
+        addr = static_cast<uint8_t *>(const_cast<void *>(in.data));  // ArgsUpdater nodes retarget to it
+      } else if (sink) {
+        if (!im.sink.inputs[k]) im.sink.inputs[k] = std::make_unique<HostBuffer>(in.size);
+        addr = im.sink.inputs[k]->data();  // recorded launches read this fixed buffer
+      } else {
+        v.storage = std::make_shared<HostBuffer>(in.size);
+        addr = v.storage->data();
+      }
+      if (addr != in.data && in.size != 0) std::memcpy(addr, in.data, in.size);
       ir::TensorDesc d = node.output_descs.at(0);
       d.shape = in.shape;
       d.origin_shape = in.shape;
-      gert_impl::InitTensor(v.tensor, d, v.storage->data(), in.data.size());
+      gert_impl::InitTensor(v.tensor, d, addr, in.size);
       v.pending = uses[{ni, 0}];
       continue;
     }
@@ -147,9 +338,16 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
       void *addr = nullptr;
       size_t size = 0;
       auto b = bound.find({ni, static_cast<int32_t>(k)});
+      auto f = fixed_out.find({ni, static_cast<int32_t>(k)});
       if (b != bound.end()) {
         addr = results[b->second].data.data();
         size = results[b->second].data.size();
+      } else if (f != fixed_out.end()) {
+        addr = f->second->data();
+        size = f->second->size();
+      } else if (auto d = direct_bound.find({ni, static_cast<int32_t>(k)}); d != direct_bound.end()) {
+        addr = d->second.data;
+        size = d->second.size;
       } else if (k < nr.planned_offsets.size() && nr.planned_offsets[k] >= 0 && im.arena != nullptr) {
         addr = im.arena->data() + nr.planned_offsets[k];
         const int64_t n = ShapeElementCount(node.output_descs[k].shape);
@@ -158,26 +356,14 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
       gert_impl::InitTensor(outs[k], node.output_descs[k], addr, size);
       frame.outputs.push_back(&outs[k]);
     }
-    ExecServices services(im.stream);
-    frame.services = &services;
-    if (im.dynamic && nr.infer != nullptr) InferAtRunTime(im.path, node, nr, frame);
-    auto ctx = gert_impl::ContextAccess::Make<gert::EagerOpExecutionContext>(&frame);
-    try {
-      opp::GuardedCall({node.name, node.type, "Execute", nr.origin}, [&] { return nr.execute->Execute(ctx.get()); });
-    } catch (Error &e) {
-      e.WithFile(im.path);
-      throw;
-    }
-    if (aclrtSynchronizeStream(im.stream) != ACL_SUCCESS) {
-      throw Error(ErrorCategory::kCustomOp, "OA2203",
-                  std::string("a kernel launched by Execute failed: ") + aclGetRecentErrMsg())
-          .WithFile(im.path)
-          .WithNode(node.name, node.type);
-    }
+    std::unique_ptr<ExecServices> owner = RunNode(im, i, frame, sink);
+    ExecServices empty(im.stream);
+    ExecServices &services = owner ? *owner : empty;
+    const bool replayed = owner == nullptr;
     auto &bufs = services.output_buffers();
     auto &refs = services.ref_inputs();
     for (size_t k = 0; k < outs.size(); ++k) {
-      const bool allocated = (k < bufs.size() && bufs[k] != nullptr) || services.used_prebound(k);
+      const bool allocated = replayed || (k < bufs.size() && bufs[k] != nullptr) || services.used_prebound(k);
       const bool aliased = k < refs.size() && refs[k] >= 0;
       if (!allocated && !aliased) {
         if (uses[{ni, static_cast<int32_t>(k)}] == 0) continue;  // unused output left unallocated
@@ -196,7 +382,7 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
       if (aliased) {
         const ir::Endpoint &src = node.inputs[nr.info->input_anchor[static_cast<size_t>(refs[k])]];
         v.storage = values.at({src.node, src.index}).storage;
-      } else {
+      } else if (k < bufs.size()) {
         v.storage = bufs[k];
       }
       v.pending = uses[{ni, static_cast<int32_t>(k)}];
@@ -209,6 +395,22 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
     }
   }
   std::vector<tensor_io::HostTensor> out;
+  if (direct != nullptr) {
+    for (size_t r = 0; r < g.outputs.size(); ++r) {
+      const gert::Tensor &t = values.at({g.outputs[r].node, g.outputs[r].index}).tensor;
+      const LoadedModel::Buffer &b = (*direct)[r];
+      if (t.GetAddr() == b.data) continue;  // written in place
+      tensor_io::HostTensor h = ToHost(t);
+      if (h.data.size() > b.size) {
+        throw Error(ErrorCategory::kInvalidInput, "OA2206",
+                    "output " + std::to_string(r) + " ('" + im.outputs[r].name + "') has " +
+                        std::to_string(h.data.size()) + " bytes but its buffer holds " + std::to_string(b.size),
+                    "Give a larger output buffer");
+      }
+      if (!h.data.empty()) std::memcpy(b.data, h.data.data(), h.data.size());
+    }
+    return out;
+  }
   for (size_t r = 0; r < g.outputs.size(); ++r) {
     const ir::Endpoint &o = g.outputs[r];
     auto b = bound.find({o.node, o.index});
@@ -220,5 +422,7 @@ std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io:
   }
   return out;
 }
+
+}  // namespace
 
 }  // namespace openatc::runtime

@@ -3,6 +3,7 @@
 #define OPENATC_RUNTIME_MODEL_IMPL_H_
 
 #include <map>
+#include <mutex>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "openatc/gert/frame.h"
 #include "openatc/opp/deliverable.h"
 #include "exec_services.h"
+#include "sink.h"
 #include "openatc/runtime/model.h"
 
 namespace openatc::runtime {
@@ -22,6 +24,7 @@ struct NodeRuntime {
   std::shared_ptr<ge::BaseCustomOp> op;        ///< the per-model op object of the node's type
   ge::EagerExecuteOp *execute = nullptr;
   ge::ShapeInferOp *infer = nullptr;           ///< called per run in dynamic models
+  ge::ArgsUpdater *updater = nullptr;          ///< patches recorded args when addresses change
   std::string origin;                          ///< deliverable name for messages
   std::vector<int64_t> planned_offsets;        ///< arena offset per output (-1: none), static models
 };
@@ -40,6 +43,9 @@ struct LoadedModel::Impl {
   /// The static memory plan's arena (null when the OM has no plan).
   std::unique_ptr<HostBuffer> arena;
   size_t arena_bytes = 0;
+  ExecutionMode mode = ExecutionMode::kAuto;
+  SinkState sink;
+  std::mutex run_mu;  ///< one Run at a time per model
   aclrtStream stream = nullptr;
 };
 

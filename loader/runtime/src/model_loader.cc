@@ -71,6 +71,11 @@ void SetUpArena(LoadedModel::Impl &im) {
 }  // namespace
 
 size_t LoadedModel::arena_bytes() const { return impl_->arena_bytes; }
+void LoadedModel::set_execution_mode(ExecutionMode mode) {
+  std::lock_guard<std::mutex> lock(impl_->run_mu);
+  impl_->mode = mode;
+  impl_->sink = SinkState{};
+}
 
 LoadedModel::LoadedModel() : impl_(std::make_unique<Impl>()) {}
 
@@ -149,6 +154,7 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
     nr.origin = im.registry->Origin(node.type);
     nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
     nr.infer = dynamic_cast<ge::ShapeInferOp *>(nr.op.get());
+    nr.updater = dynamic_cast<ge::ArgsUpdater *>(nr.op.get());
     if (nr.execute == nullptr) {
       throw Error(ErrorCategory::kCustomOp, "OA2105",
                   "the op is not an EagerExecuteOp; launching AnnotatedArgsOp declarations is not supported by this "

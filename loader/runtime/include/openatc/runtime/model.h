@@ -35,6 +35,12 @@ struct IoDesc {
   size_t bytes = 0;
 };
 
+/// How a static model runs. kAuto: GE's static-model behaviour (record each node's launches on the
+/// first run, replay them afterwards; nodes that launched nothing call Execute every run). kEager:
+/// call Execute on every node on every run (the dynamic path; for comparison and debugging).
+/// Models with run-time shapes always run eagerly.
+enum class ExecutionMode { kAuto, kEager };
+
 class LoadedModel {
  public:
   /// Loads `model` (as read by om::ReadFile). `path` names the file in errors. Errors:
@@ -53,11 +59,25 @@ class LoadedModel {
   const om::Model &model() const;
   /// Bytes of the static memory plan's arena (0 when the model has no plan: run-time shapes).
   size_t arena_bytes() const;
+  /// Switches the execution mode; drops any recording (the next run records again).
+  void set_execution_mode(ExecutionMode mode);
 
   /// Runs once. `inputs` in model input order; each is checked against the input's dtype and
   /// shape (kInvalidInput naming the input). Returns the outputs in model output order with the
   /// shapes the ops produced.
   std::vector<tensor_io::HostTensor> Run(const std::vector<tensor_io::HostTensor> &inputs);
+
+  /// Caller-owned memory for one model input or output (host memory of the host target).
+  struct Buffer {
+    void *data = nullptr;
+    size_t size = 0;  ///< bytes
+  };
+  /// Runs once on caller buffers, as aclmdlExecute does: inputs and outputs in model order, each
+  /// exactly the byte size of a static model's input/output (`IoDesc::bytes`), else kInvalidInput
+  /// (OA2206) naming it. On a static model, ArgsUpdater nodes read and write the caller's buffers
+  /// directly (their args are patched when the addresses change between runs); other nodes read
+  /// fixed copies. Models with run-time shapes need outputs large enough for the result.
+  void RunWithBuffers(const std::vector<Buffer> &inputs, const std::vector<Buffer> &outputs);
 
   struct Impl;  ///< opaque state (loader/runtime/src/model_impl.h)
 
