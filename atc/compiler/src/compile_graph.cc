@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "annotated_launches.h"
 #include "compile_ops.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
@@ -56,6 +57,7 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
     CompileNodes(graph, types, options);
     auto payloads = SerializeOps(types);
     const int64_t arena = PlanMemory(graph);
+    DeclareAnnotatedLaunches(graph, types, arena >= 0);
 
     om::Model model;
     model.producer = OPENATC_PRODUCER;

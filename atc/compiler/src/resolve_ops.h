@@ -12,8 +12,6 @@ namespace openatc::compiler {
 /// Throws one kGraph error (OA1104) listing every unregistered op type with its nodes, the
 /// closest registered names, every OPP root and deliverable searched, and the registered types.
 void ResolveOpTypes(const ir::Graph &graph, const opp::CompileOppSet &opp);
-/// Up to three registered names close to `name` (case-insensitive edit distance).
-std::vector<std::string> ClosestNames(const std::string &name, const std::vector<std::string> &candidates);
 }  // namespace openatc::compiler
 
 #endif  // OPENATC_COMPILER_RESOLVE_OPS_H_

@@ -108,6 +108,23 @@ void CallExecute(const std::string &path, const ir::Node &node, const NodeRuntim
 std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame, bool sink) {
   const ir::Node &node = im.model.graph.nodes[i];
   NodeRuntime &nr = im.nodes[i];
+  if (nr.annotated != nullptr) {
+    for (size_t k = 0; k < frame.outputs.size(); ++k) {
+      if (frame.outputs[k]->GetAddr() == nullptr) {
+        throw Error(ErrorCategory::kCustomOp, "OA2207", "output " + std::to_string(k) + " has no planned memory",
+                    "Declared launches need a static model")
+            .WithFile(im.path)
+            .WithNode(node.name, node.type);
+      }
+    }
+    try {
+      LaunchAnnotated(*nr.annotated, frame, im.stream);
+    } catch (Error &e) {
+      e.WithFile(im.path).WithNode(node.name, node.type);
+      throw;
+    }
+    return nullptr;  // outputs are the planned / bound memory
+  }
   if (!sink) {
     auto services = std::make_unique<ExecServices>(im.stream);
     frame.services = services.get();

@@ -13,6 +13,7 @@
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/gert/frame.h"
 #include "openatc/opp/deliverable.h"
+#include "annotated.h"
 #include "exec_services.h"
 #include "sink.h"
 #include "openatc/runtime/model.h"
@@ -27,6 +28,7 @@ struct NodeRuntime {
   ge::ArgsUpdater *updater = nullptr;          ///< patches recorded args when addresses change
   std::string origin;                          ///< deliverable name for messages
   std::vector<int64_t> planned_offsets;        ///< arena offset per output (-1: none), static models
+  std::unique_ptr<AnnotatedNode> annotated;    ///< launched from declarations, no Execute
 };
 
 struct LoadedModel::Impl {

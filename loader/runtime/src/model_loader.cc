@@ -155,11 +155,12 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
     nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
     nr.infer = dynamic_cast<ge::ShapeInferOp *>(nr.op.get());
     nr.updater = dynamic_cast<ge::ArgsUpdater *>(nr.op.get());
-    if (nr.execute == nullptr) {
+    // GE's strategy: an ArgsUpdater op runs its Execute; otherwise declared launches replace it.
+    if (nr.updater == nullptr) nr.annotated = LoadAnnotated(node, path);
+    if (nr.execute == nullptr && nr.annotated == nullptr) {
       throw Error(ErrorCategory::kCustomOp, "OA2105",
-                  "the op is not an EagerExecuteOp; launching AnnotatedArgsOp declarations is not supported by this "
-                  "runtime version",
-                  "Implement ge::EagerExecuteOp::Execute")
+                  "the op is not an EagerExecuteOp and the OM holds no declared launches for it",
+                  "Rebuild the OM with atc (AnnotatedArgsOp needs a static graph), or implement Execute")
           .WithFile(path)
           .WithNode(node.name, node.type);
     }

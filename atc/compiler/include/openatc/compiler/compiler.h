@@ -59,6 +59,9 @@ inline constexpr const char *kOutputOffsetsAttr = "_output_offsets";
 /// bound to the caller's buffers.
 int64_t PlanMemory(ir::Graph &graph);
 
+/// Up to three of `candidates` close to `name` (case-insensitive edit distance), closest first.
+std::vector<std::string> ClosestNames(const std::string &name, const std::vector<std::string> &candidates);
+
 /// True for the node types with built-in meaning (Data, Const, Constant, NetOutput).
 bool IsFrameworkOp(const std::string &type);
 

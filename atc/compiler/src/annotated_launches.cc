@@ -1,0 +1,118 @@
+// DeclareLaunchArgs at compile time and the serialisation of its launch records.
+#include "annotated_launches.h"
+
+#include <cstring>
+#include <deque>
+
+#include "graph/utils/args_format_desc_utils.h"
+#include "openatc/common/error.h"
+#include "openatc/gert/custom_op_registry.h"
+#include "openatc/gert/frame.h"
+#include "openatc/gert/tensor_convert.h"
+#include "openatc/opp/call_guard.h"
+#include "openatc/opp/capabilities.h"
+
+namespace openatc::compiler {
+namespace {
+
+// Logical addresses handed to DeclareLaunchArgs: distinct, non-null, never dereferenced.
+constexpr uintptr_t kLogicalBase = 0x10000000;
+
+void Put32(std::vector<uint8_t> &b, uint32_t v) { b.insert(b.end(), reinterpret_cast<uint8_t *>(&v), reinterpret_cast<uint8_t *>(&v) + 4); }
+void Put64(std::vector<uint8_t> &b, uint64_t v) { b.insert(b.end(), reinterpret_cast<uint8_t *>(&v), reinterpret_cast<uint8_t *>(&v) + 8); }
+
+class AnnotatedServices : public gert_impl::Services {
+ public:
+  gert::WorkspaceAddr AnnotatedMallocWorkSpace(gert_impl::Frame &, size_t size) override {
+    const uint32_t index = static_cast<uint32_t>(workspaces.size());
+    workspaces.push_back(static_cast<int64_t>(size));
+    return {index, reinterpret_cast<const void *>(kLogicalBase + 0x8000000 + index * 0x100000)};
+  }
+  uint32_t GetStreamId(gert_impl::Frame &) override { return 0; }
+  ge::graphStatus AddLaunch(gert_impl::Frame &, const gert::AnnotatedKernelLaunchInfo &info,
+                            gert::AnnotatedKernelArgs &&args) override {
+    std::vector<uint8_t> data;
+    std::vector<ge::ArgDesc> descs;
+    if (args.ExtractArgsData(data, descs) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
+    const std::string name = info.kernel_name;
+    Put32(blob, static_cast<uint32_t>(name.size()));
+    blob.insert(blob.end(), name.begin(), name.end());
+    Put64(blob, info.kernel_bin_size);
+    const auto *bin = static_cast<const uint8_t *>(info.kernel_bin);
+    blob.insert(blob.end(), bin, bin + info.kernel_bin_size);
+    Put32(blob, info.block_dim);
+    Put32(blob, static_cast<uint32_t>(descs.size()));
+    for (size_t i = 0; i < descs.size(); ++i) {
+      uint64_t value = 0;
+      std::memcpy(&value, data.data() + i * 8, 8);
+      Put32(blob, static_cast<uint32_t>(descs[i].addr_type));
+      Put32(blob, static_cast<uint32_t>(descs[i].ir_idx));
+      Put64(blob, value);
+    }
+    ++launches;
+    return ge::GRAPH_SUCCESS;
+  }
+
+  std::vector<uint8_t> blob;
+  uint32_t launches = 0;
+  std::vector<int64_t> workspaces;
+};
+
+}  // namespace
+
+void DeclareAnnotatedLaunches(ir::Graph &graph, const std::map<std::string, OpTypeInfo> &types, bool static_plan) {
+  for (const auto &[type, info] : types) {
+    if (!(info.capabilities & opp::kAnnotatedArgs) || (info.capabilities & opp::kArgsUpdater)) continue;
+    std::string why;
+    auto op = gert_impl::CustomOpRegistry::Global().GetOrCreate(type, &why);
+    auto *annotated = dynamic_cast<ge::AnnotatedArgsOp *>(op.get());
+    for (size_t idx : info.nodes) {
+      ir::Node &node = graph.nodes[idx];
+      if (!static_plan) {
+        throw Error(ErrorCategory::kGraph, "OA1110",
+                    "an AnnotatedArgsOp needs a static graph (launches are declared against the memory plan), but "
+                    "this graph has run-time shapes",
+                    "Fix the input shapes with --input_shape, or give the op an EagerExecuteOp")
+            .WithNode(node.name, node.type);
+      }
+      auto node_info = gert_impl::BuildNodeInfo(node);
+      std::deque<gert::Tensor> tensors;
+      gert_impl::Frame frame;
+      frame.node = node_info.get();
+      uintptr_t next = kLogicalBase;
+      for (size_t anchor : node_info->input_anchor) {
+        tensors.emplace_back();
+        gert_impl::InitTensor(tensors.back(), node.input_descs[anchor], reinterpret_cast<void *>(next += 0x100000), 0);
+        frame.inputs.push_back(&tensors.back());
+      }
+      for (const auto &d : node.output_descs) {
+        tensors.emplace_back();
+        gert_impl::InitTensor(tensors.back(), d, reinterpret_cast<void *>(next += 0x100000), 0);
+        frame.outputs.push_back(&tensors.back());
+      }
+      AnnotatedServices services;
+      Put32(services.blob, 1);  // version
+      Put32(services.blob, 0);  // launch count, patched below
+      frame.services = &services;
+      auto ctx = gert_impl::ContextAccess::Make<gert::AnnotatedArgsContext>(&frame);
+      opp::GuardedCall({node.name, node.type, "DeclareLaunchArgs", info.origin},
+                       [&] { return annotated->DeclareLaunchArgs(*ctx); });
+      if (services.launches == 0) {
+        throw Error(ErrorCategory::kCustomOp, "OA1404", "DeclareLaunchArgs added no launch",
+                    "Call ctx.AddLaunch for every kernel the op runs")
+            .WithNode(node.name, node.type);
+      }
+      std::memcpy(services.blob.data() + 4, &services.launches, 4);
+      ir::AttrValue blob;
+      blob.kind = ir::AttrKind::kBytes;
+      blob.s.assign(services.blob.begin(), services.blob.end());
+      node.attrs[kAnnotatedLaunchesAttr] = blob;
+      ir::AttrValue ws;
+      ws.kind = ir::AttrKind::kListInt;
+      ws.list_i = services.workspaces;
+      node.attrs[kAnnotatedWorkspacesAttr] = ws;
+    }
+  }
+}
+
+}  // namespace openatc::compiler
