@@ -30,14 +30,16 @@ inline constexpr const char *kErrGraph = "OA2011";
 inline constexpr const char *kErrTensorSize = "OA2012";
 inline constexpr const char *kErrArtifact = "OA2013";
 inline constexpr const char *kErrExpansion = "OA2014";
+inline constexpr const char *kErrPreRelease = "OA2015";
 inline constexpr const char *kErrWrite = "OA2020";
 inline constexpr const char *kErrRead = "OA2021";
 inline constexpr const char *kErrModel = "OA2022";
 inline constexpr const char *kErrMemory = "OA2023";
+inline constexpr const char *kErrSourceDateEpoch = "OA2024";
 
 inline constexpr char kMagic[4] = {'O', 'A', 'O', 'M'};
-inline constexpr uint16_t kFormatMajor = 0;
-inline constexpr uint16_t kFormatMinor = 1;
+using ::openatc::om::kFormatMajor;
+using ::openatc::om::kFormatMinor;
 /// Size of the preamble this version writes; readers accept larger ones (the preamble can grow).
 inline constexpr uint32_t kPreambleSize = 64;
 /// Largest preamble a reader accepts.
@@ -90,6 +92,10 @@ void CheckModel(const Model &model, ErrorCategory category, bool reading);
 /// (null: every segment is copied). Throws kNotOm / kCorruptOm.
 Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> owner,
                  ContainerInfo *info);
+
+/// The build time to record: `model_time` when >= 0, else SOURCE_DATE_EPOCH when set, else -1.
+/// Throws kUsage (OA2024) when SOURCE_DATE_EPOCH is set but not a decimal integer >= 0.
+int64_t ResolveBuildTime(int64_t model_time);
 
 /// Builds the "corrupt OM" error with a part name and an optional byte offset.
 Error Corrupt(const char *code, const std::string &message);

@@ -116,6 +116,12 @@ Preamble ParsePreamble(const uint8_t *data, size_t size) {
 
   p.major = LoadLE16(data + off::kMajor);
   p.minor = LoadLE16(data + off::kMinor);
+  if (p.major == 0)
+    throw Error(ErrorCategory::kNotOm, kErrPreRelease,
+                "this OM (format 0." + Num(p.minor) +
+                    ") was written by an unstable pre-release format 0.x; rebuild it with atc",
+                "This reader reads format " + Num(kFormatMajor) + ".x OMs only")
+        .WithOffset(off::kMajor);
   if (p.major > kFormatMajor)
     throw Error(ErrorCategory::kNotOm, kErrVersion,
                 "OM format version " + Num(p.major) + "." + Num(p.minor) +

@@ -66,10 +66,22 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
     throw Corrupt(kErrEnvelope, "envelope: FlatBuffers verification failed (schema om.fbs)")
         .WithOffset(p.envelope_offset);
   const fb::Model &root = *fb::GetModel(env);
+  // A newer minor may add meaning an older reader would silently ignore; the writer says so.
+  if (root.min_reader_major() > kFormatMajor ||
+      (root.min_reader_major() == kFormatMajor && root.min_reader_minor() > kFormatMinor))
+    throw Error(ErrorCategory::kNotOm, kErrVersion,
+                "OM format version " + N(p.major) + "." + N(p.minor) + " needs a reader of format " +
+                    N(root.min_reader_major()) + "." + N(root.min_reader_minor()) +
+                    " or newer; this reader's is " + N(kFormatMajor) + "." + N(kFormatMinor),
+                "Use the OpenATC release that built it, or rebuild the OM with this atc")
+        .WithOffset(p.envelope_offset);
 
   Model model;
   model.format_major = p.major;
   model.format_minor = p.minor;
+  model.min_reader_major = root.min_reader_major();
+  model.min_reader_minor = root.min_reader_minor();
+  model.build_time = root.build_time();
   std::vector<SegmentUse> uses;
   DecodeEnvelope(root, p.envelope_size, &model, &uses);
 

@@ -1,6 +1,8 @@
 // OM writer: om::Model -> complete image (preamble, FlatBuffers envelope, aligned segments).
-// Deterministic: maps are iterated in key order, no timestamps, FlatBuffers built the same way
-// every time, zstd run single-threaded at a fixed level.
+// Deterministic: maps are iterated in key order, no timestamp unless SOURCE_DATE_EPOCH gives one,
+// FlatBuffers built the same way every time, zstd run single-threaded at a fixed level.
+#include <charconv>
+#include <cstdlib>
 #include <cstring>
 
 #include <zstd.h>
@@ -230,7 +232,9 @@ std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
   auto producer = b_.CreateString(model.producer);
   auto target = fb::CreateTarget(b_, b_.CreateString(model.target.soc_version),
                                  b_.CreateString(model.target.arch));
-  auto root = fb::CreateModel(b_, producer, target, opts_off, graph, arts_off, dels_off, segs_off);
+  auto root = fb::CreateModel(b_, producer, target, opts_off, graph, arts_off, dels_off, segs_off,
+                              detail::kFormatMajor, detail::kFormatMinor,
+                              detail::ResolveBuildTime(model.build_time));
   b_.Finish(root, fb::ModelIdentifier());
 
   detail::Preamble p;
@@ -250,6 +254,26 @@ std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
 }
 
 }  // namespace
+
+namespace detail {
+
+int64_t ResolveBuildTime(int64_t model_time) {
+  if (model_time >= 0) return model_time;
+  const char *env = std::getenv("SOURCE_DATE_EPOCH");
+  if (env == nullptr) return -1;
+  // reproducible-builds.org: a decimal count of seconds; anything else is an error, not ignored.
+  const char *end = env + std::strlen(env);
+  int64_t v = -1;
+  auto [ptr, ec] = std::from_chars(env, end, v);
+  if (env == end || ec != std::errc() || ptr != end || v < 0)
+    throw Error(ErrorCategory::kUsage, kErrSourceDateEpoch,
+                std::string("SOURCE_DATE_EPOCH is '") + env +
+                    "', not a decimal number of seconds since 1970-01-01 UTC",
+                "Set it to an integer such as $(git log -1 --format=%ct), or unset it");
+  return v;
+}
+
+}  // namespace detail
 
 std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options) {
   if (options.compress_level < 0 || options.compress_level > ZSTD_maxCLevel())

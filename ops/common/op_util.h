@@ -1,6 +1,6 @@
 /**
  * @file ops/common/op_util.h
- * Helpers shared by the built-in operators (ops/*.cc). Built-in ops are ordinary GE custom ops
+ * Helpers shared by the built-in operators (ops/<OnnxName>.cc). Built-in ops are ordinary GE custom ops
  * written against the public SDK (graph/custom_op.h): each is an EagerExecuteOp + ShapeInferOp
  * with ONNX's name and semantics, registered with REG_AUTO_MAPPING_OP and shipped in the
  * built-in OPP package (<build>/opp/builtin/op_graph/lib/linux/<arch>/libopenatc_builtin_ops.so).

@@ -110,11 +110,22 @@ TEST_CASE("om corrupt: magic, GE OM, version, flags, preamble checksum", "[om]")
   CHECK_FALSE(om::LooksLikeGeOm(nullptr, 0));
 
   img = Small();
-  img[8] = 1;  // major 1
-  img[10] = 0;
+  CHECK(img[8] == 1);  // the writer writes format 1.0
+  CHECK(img[9] == 0);
+  CHECK(img[10] == 0);
+  CHECK(img[11] == 0);
+  img[8] = 2;  // major 2
+  img[10] = 3;
   Resign(img);
-  CHECK(ReadError(img, &cat) == "OA2003: at byte 8: OM format version 1.0 is newer than this reader's 0.1. "
+  CHECK(ReadError(img, &cat) == "OA2003: at byte 8: OM format version 2.3 is newer than this reader's 1.0. "
                                 "Use the OpenATC release that built it, or rebuild the OM with this atc.");
+  CHECK(cat == kNotOm);
+  img = Small();
+  img[8] = 0;  // a pre-release 0.x file (the Foundation wrote 0.1)
+  img[10] = 1;
+  Resign(img);
+  CHECK(ReadError(img, &cat) == "OA2015: at byte 8: this OM (format 0.1) was written by an unstable pre-release "
+                                "format 0.x; rebuild it with atc. This reader reads format 1.x OMs only.");
   CHECK(cat == kNotOm);
   img = Small();
   img[10] = 9;  // a newer minor is read
@@ -124,7 +135,7 @@ TEST_CASE("om corrupt: magic, GE OM, version, flags, preamble checksum", "[om]")
   img = Small();
   img[12] = 4;
   Resign(img);
-  CHECK(ReadError(img, &cat) == "OA2003: at byte 12: OM format flags 0x4 are unknown to this reader (format 0.1). "
+  CHECK(ReadError(img, &cat) == "OA2003: at byte 12: OM format flags 0x4 are unknown to this reader (format 1.0). "
                                 "Use the OpenATC release that built it, or rebuild the OM with this atc.");
 
   img = Small();
@@ -192,7 +203,9 @@ TEST_CASE("om corrupt: bit flips in the envelope", "[om]") {
       try {
         om::ReadBytes(img.data(), img.size());
       } catch (const Error &e) {
-        CHECK((e.category() == ErrorCategory::kCorruptOm || e.category() == ErrorCategory::kInternal));
+        // A changed minimum reader version is refused as an unsupported format (OA2003).
+        CHECK((e.category() == ErrorCategory::kCorruptOm || e.category() == ErrorCategory::kInternal ||
+               (e.category() == ErrorCategory::kNotOm && e.code() == "OA2003")));
         ++rejected;
       }
     }
@@ -340,7 +353,7 @@ static std::vector<uint8_t> Wrap(const flatbuffers::FlatBufferBuilder &b) {
   std::vector<uint8_t> img(64 + b.GetSize(), 0);
   std::memcpy(img.data(), "OAOM", 4);
   img[4] = 64;
-  img[10] = 1;
+  img[8] = 1;
   PutLe64(img, 16, 64);
   PutLe64(img, 24, b.GetSize());
   std::memcpy(img.data() + 64, b.GetBufferPointer(), b.GetSize());

@@ -1,7 +1,6 @@
-// --soc_version resolution: host, the Ascend names, and the CANN RTC lookup.
+// --soc_version resolution: host, the Ascend names (case-normalised), and the CANN RTC lookup;
+// records the resolved target as the RTC's current target (openatc/rtc/target.h).
 #include "openatc/compiler/target.h"
-
-#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -9,16 +8,15 @@
 
 #include "openatc/common/error.h"
 #include "openatc/opp/opp_paths.h"
+// Header-only internal API of libacl_rtc (no link needed); reached by path because
+// openatc_compiler does not link acl_rtc.
+#include "../../../loader/rtc/include/openatc/rtc/target.h"
 
 namespace openatc::compiler {
 namespace {
 std::string Lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
-}
-bool Exists(const std::string &p) {
-  struct stat st {};
-  return ::stat(p.c_str(), &st) == 0;
 }
 }  // namespace
 
@@ -37,7 +35,10 @@ Target ResolveTarget(const std::string &soc_version) {
     throw Error(ErrorCategory::kUsage, "E10054", "the required parameter --soc_version is empty",
                 "Pass --soc_version host to build for this CPU");
   }
-  if (Lower(soc_version) == "host") return Target{"host", opp::HostArch()};
+  if (Lower(soc_version) == "host") {
+    rtc::SetCurrentTarget("host");
+    return Target{"host", opp::HostArch()};
+  }
   std::string canonical;
   for (const auto &n : AscendSocVersions())
     if (Lower(n) == Lower(soc_version)) canonical = n;
@@ -48,26 +49,17 @@ Target ResolveTarget(const std::string &soc_version) {
                 "value '" + soc_version + "' for parameter --soc_version is not supported. Accepted: " + list,
                 "Pass --soc_version host to build for this CPU");
   }
+  // CANN's RTC compiles for Ascend: libacl_rtc forwards every program created from here on
+  // (openatc/rtc/target.h "current target"); without it, fail now naming every path searched.
   std::vector<std::string> searched;
-  if (const char *home = std::getenv("ASCEND_HOME_PATH"); home != nullptr && *home != '\0')
-    searched.push_back(home);
-  searched.push_back("/usr/local/Ascend/ascend-toolkit/latest");
-  searched.push_back("/usr/local/Ascend/cann");
-  std::string tried;
-  for (const auto &root : searched) {
-    const std::string lib = root + "/lib64/libacl_rtc.so";
-    tried += (tried.empty() ? "" : ", ") + lib;
-    if (Exists(lib)) {
-      throw Error(ErrorCategory::kUsage, "OA1302",
-                  "CANN was found at '" + root + "', but this OpenATC version does not drive CANN's RTC for " +
-                      canonical + " yet",
-                  "Pass --soc_version host to build for this CPU");
-    }
+  if (rtc::FindCannLibrary("libacl_rtc.so", &searched).empty()) {
+    throw Error(ErrorCategory::kUsage, "OA1301",
+                "--soc_version " + canonical + " needs CANN's RTC (libacl_rtc.so), which was not found; searched " +
+                    rtc::JoinPaths(searched),
+                "Install CANN and set ASCEND_HOME_PATH, or pass --soc_version host to build for this CPU");
   }
-  throw Error(ErrorCategory::kUsage, "OA1301",
-              "--soc_version " + canonical + " needs CANN's RTC (libacl_rtc.so), which was not found; searched " +
-                  tried,
-              "Install CANN and set ASCEND_HOME_PATH, or pass --soc_version host to build for this CPU");
+  rtc::SetCurrentTarget(canonical);
+  return Target{canonical, ""};
 }
 
 }  // namespace openatc::compiler

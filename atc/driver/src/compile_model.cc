@@ -11,6 +11,8 @@
 #include "openatc/common/log.h"
 #include "openatc/compiler/compiler.h"
 #include "openatc/frontend/ge_ir_reader.h"
+#include "openatc/frontend/onnx_reader.h"
+#include "openatc/gert/custom_op_registry.h"
 #include "openatc/om/model.h"
 #include "openatc/opp/opp_paths.h"
 
@@ -26,10 +28,13 @@ ir::Graph ReadGraph(const Options &options) {
   switch (options.framework) {
     case 1:
       return frontend::ReadGeIrFile(options.model);
-    case 5:
-      throw Error(ErrorCategory::kUsage, "E10001",
-                  "--framework 5 (ONNX) is not available in this OpenATC version", "Convert the model to a GE graph")
-          .WithFile(options.model);
+    case 5: {
+      // Called after the OPP set is loaded: every op type without a built-in or custom
+      // implementation is listed with the model's other unsupported features in one error.
+      frontend::OnnxOptions onnx;
+      onnx.is_supported_op = [](const std::string &type) { return gert_impl::CustomOpRegistry::Global().Has(type); };
+      return frontend::ReadOnnxFile(options.model, onnx);
+    }
     default:
       throw Error(ErrorCategory::kUsage, "E10007",
                   "--framework is required for '" + options.model + "': 1 (GE IR: .air, .json, .txt) or 5 (ONNX)",
@@ -108,9 +113,6 @@ void CompileModel(const Options &options) {
       LogWarning("--" + kv.first + " is recorded in the OM's build record but has no effect on the host target");
     }
   }
-  ir::Graph graph = ReadGraph(options);
-  ApplyOutNodes(graph, options.out_nodes);
-
   const auto roots = opp::CustomOppRootsFromEnv();
   for (const auto &root : roots) {
     std::string note = opp::DiagnoseRoot(root);
@@ -118,6 +120,9 @@ void CompileModel(const Options &options) {
   }
   opp::CompileOppSet opp_set;
   opp_set.Load(roots, BuiltinOppRoot());
+
+  ir::Graph graph = ReadGraph(options);  // after Load: the ONNX reader asks the op registry
+  ApplyOutNodes(graph, options.out_nodes);
 
   om::Model model = compiler::CompileGraph(std::move(graph), copts, opp_set);
   if (options.check_portable) {

@@ -7,6 +7,7 @@
 
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
+#include "modes.h"
 
 namespace openatc::atc {
 namespace {
@@ -19,6 +20,15 @@ void RunMode(const Options &options) {
   switch (options.mode) {
     case 0:
       CompileModel(options);
+      return;
+    case 3:
+      PreCheckModel(options);
+      return;
+    case 1:
+      ConvertToJson(options);
+      return;
+    case 6:
+      DisplayModel(options);
       return;
     default:
       throw Error(ErrorCategory::kUsage, "E10001",

@@ -22,7 +22,26 @@ double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 void PrintInfo(const runtime::LoadedModel &m) {
   const om::Model &om = m.model();
   std::cout << "target: " << om.target.soc_version << (om.target.arch.empty() ? "" : " (" + om.target.arch + ")")
-            << "\nproducer: " << om.producer << "\ninputs:\n";
+            << "\nproducer: " << om.producer << "\nformat: " << om.format_major << "." << om.format_minor
+            << " (minimum reader " << om.min_reader_major << "." << om.min_reader_minor << ")\n";
+  // No memory plan yet (a later issue): the bound is every static non-constant node output.
+  uint64_t arena = 0;
+  size_t dynamic = 0;
+  for (const auto &n : om.graph.nodes) {
+    if (n.type == ir::kConst || n.type == ir::kConstant) continue;
+    for (const auto &d : n.output_descs) {
+      const int64_t count = ShapeElementCount(d.shape);
+      const size_t elem = DataTypeSize(d.dtype);
+      if (count < 0 || elem == 0) {
+        ++dynamic;
+        continue;
+      }
+      arena += static_cast<uint64_t>(count) * elem;
+    }
+  }
+  std::cout << "arena: " << arena << " bytes (upper bound: the sum of the static output tensor sizes; "
+            << "no memory plan yet" << (dynamic ? ", " + std::to_string(dynamic) + " tensor(s) of unknown size not counted" : "")
+            << ")\ninputs:\n";
   for (size_t i = 0; i < m.inputs().size(); ++i) {
     const auto &io = m.inputs()[i];
     std::cout << "  [" << i << "] " << io.name << " " << DataTypeShortName(io.dtype) << " " << ShapeToString(io.shape)

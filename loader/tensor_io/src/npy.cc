@@ -87,8 +87,9 @@ struct HeaderParser {
 
 }  // namespace
 
-HostTensor ReadNpy(const std::string &path) {
-  std::vector<uint8_t> bytes = ReadFileBytes(path);
+HostTensor ReadNpy(const std::string &path) { return ReadNpyBytes(ReadFileBytes(path), path); }
+
+HostTensor ReadNpyBytes(const std::vector<uint8_t> &bytes, const std::string &path) {
   if (bytes.size() < 10) Bad(path, "the file is only " + std::to_string(bytes.size()) + " bytes (truncated header)");
   if (std::memcmp(bytes.data(), kMagic, kMagicLen) != 0) Bad(path, "bad magic (expected \\x93NUMPY)");
   const uint8_t major = bytes[6], minor = bytes[7];

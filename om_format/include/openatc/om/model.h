@@ -52,9 +52,23 @@ struct OpArtifact {
   ir::Bytes payload;
 };
 
+/// Container format version this library writes (om_format/FORMAT.md). A reader accepts any
+/// file of the same major version whose minimum reader version is not newer than this.
+inline constexpr uint16_t kFormatMajor = 1;
+inline constexpr uint16_t kFormatMinor = 0;
+
 struct Model {
-  uint16_t format_major = 0;  ///< container format version of the file read (0.x unstable)
-  uint16_t format_minor = 1;
+  uint16_t format_major = kFormatMajor;  ///< container format version of the file read
+  uint16_t format_minor = kFormatMinor;
+  /// Oldest reader format that can use the file read. The writer always records its own
+  /// minimum (1.0 for this version); the values here are ignored when writing.
+  uint16_t min_reader_major = kFormatMajor;
+  uint16_t min_reader_minor = kFormatMinor;
+  /// Build time, seconds since the Unix epoch, or -1 for none. Written only when >= 0 or, when
+  /// -1, taken from the environment variable SOURCE_DATE_EPOCH if it is set
+  /// (reproducible-builds.org convention); otherwise the OM holds no time, so the same inputs
+  /// give the same bytes.
+  int64_t build_time = -1;
   std::string producer;       ///< "OpenATC <version>"
   Target target;
   ir::Graph graph;            ///< topologically ordered; Const values carry their weights
@@ -69,8 +83,10 @@ struct WriteOptions {
   bool compress_weights = false; ///< weights stay uncompressed (mapped zero-copy) unless set
 };
 
-/// Serialises `model` into a complete OM image in memory. Deterministic: the same model gives the
-/// same bytes. Throws openatc::Error (kInternal) if the model is inconsistent.
+/// Serialises `model` into a complete OM image in memory, format kFormatMajor.kFormatMinor.
+/// Deterministic: the same model (and the same SOURCE_DATE_EPOCH, see Model::build_time) gives
+/// the same bytes. Throws openatc::Error: kInternal (OA2011-OA2013, OA2022) if the model is
+/// inconsistent, kUsage (OA2024) if SOURCE_DATE_EPOCH is set but not a decimal integer >= 0.
 std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options = {});
 
 /// Writes `model` to `path` atomically: a temp file in the same directory, fsync, rename. On any

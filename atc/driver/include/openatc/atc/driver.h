@@ -8,6 +8,7 @@
 #define OPENATC_ATC_DRIVER_H_
 
 #include <string>
+#include <vector>
 
 #include "openatc/atc/options.h"
 
@@ -17,6 +18,12 @@ int RunAtc(int argc, const char *const *argv);
 
 /// Mode 0: compile `options.model` into `<options.output>.om`. Throws openatc::Error.
 void CompileModel(const Options &options);
+
+/// Mode 3: pre-check `options.model` and write the report (--check_report). Throws openatc::Error
+/// (OA1603) when a problem was found, after writing the report.
+void PreCheckModel(const Options &options);
+/// Up to three registered op types close to `type` (after the OPP roots were loaded).
+std::vector<std::string> ClosestRegisteredNames(const std::string &type);
 
 /// The built-in operators' OPP root, relative to the running executable
 /// (`<bin>/../opp/builtin`); "" when it does not exist.

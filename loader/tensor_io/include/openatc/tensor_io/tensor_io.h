@@ -46,6 +46,10 @@ FileKind KindFromPath(const std::string &path);
 /// c16); fortran_order False only. Errors: OA3001 (malformed), OA3006 (cannot read).
 HostTensor ReadNpy(const std::string &path);
 
+/// As ReadNpy, from the bytes of a whole .npy file already in memory (used by the fuzzer and
+/// by callers that do not hold a file); `path` is only the name used in errors (OA3001).
+HostTensor ReadNpyBytes(const std::vector<uint8_t> &bytes, const std::string &path);
+
 /// Reads one serialized onnx.TensorProto (`.pb`, as onnx.numpy_helper.from_array writes). The
 /// data may be in raw_data (little-endian) or in the typed field of its dtype (float_data,
 /// int32_data for int8/16/32/uint8/16/bool/float16/bfloat16 bit patterns, int64_data,

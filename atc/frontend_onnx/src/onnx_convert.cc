@@ -1,0 +1,292 @@
+// ONNX GraphProto -> ir::Graph (see onnx_reader.h, step 5): Data/Const/op/NetOutput nodes, unique
+// names, descs from value_info, version normalisation, and one list of unsupported features.
+#include <set>
+
+#include "onnx_internal.h"
+#include "openatc/frontend/onnx_reader.h"
+
+namespace openatc::frontend::onnx_detail {
+namespace {
+
+class Namer {
+ public:
+  std::string Unique(const std::string &base) {
+    std::string name = base;
+    for (int k = 1; used_.count(name); ++k) name = base + "_" + std::to_string(k);
+    used_.insert(name);
+    return name;
+  }
+
+ private:
+  std::set<std::string> used_;
+};
+
+ir::AttrValue IntAttr(int64_t v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kInt;
+  a.i = v;
+  return a;
+}
+
+ir::AttrValue TensorAttr(std::shared_ptr<ir::ConstTensor> t) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kTensor;
+  a.t = std::move(t);
+  return a;
+}
+
+class Converter {
+ public:
+  Converter(const onnx::ModelProto &model, const TensorContext &ctx,
+            const std::function<bool(const std::string &)> &is_supported)
+      : model_(model), ctx_(ctx), is_supported_(is_supported) {}
+
+  ir::Graph Run() {
+    ReadOpsets();
+    const onnx::GraphProto &gp = model_.graph();
+    graph_.name = gp.name().empty() ? "onnx_graph" : gp.name();
+    for (const auto *list : {&gp.input(), &gp.output(), &gp.value_info()})
+      for (const auto &vi : *list) types_.emplace(vi.name(), &vi.type());
+    std::set<std::string> initializers;
+    for (const auto &t : gp.initializer()) initializers.insert(t.name());
+    for (const auto &in : gp.input())
+      if (!initializers.count(in.name())) AddData(in);
+    for (const auto &t : gp.initializer()) AddInitializer(t);
+    for (const auto &t : gp.sparse_initializer())
+      problems_.push_back({"initializer '" + t.values().name() + "'", "sparse initializers are not supported"});
+    const std::string output_name = namer_.Unique("Node_Output");
+    for (int i = 0; i < gp.node_size(); ++i) AddNode(gp.node(i), i);
+    AddOutputs(gp, output_name);
+    if (!problems_.empty()) ThrowProblems();
+    return std::move(graph_);
+  }
+
+ private:
+  void ReadOpsets() {
+    for (const auto &imp : model_.opset_import()) {
+      std::string domain = imp.domain() == "ai.onnx" ? "" : imp.domain();
+      opsets_[domain] = imp.version();
+    }
+    auto it = opsets_.find("");
+    if (it != opsets_.end() && it->second > kMaxOpset)
+      problems_.push_back({"the model", "it imports default-domain opset " + std::to_string(it->second) +
+                                            ", newer than " + std::to_string(kMaxOpset) +
+                                            ", the newest OpenATC supports"});
+  }
+
+  // The desc of a tensor from its TypeProto; unsupported types become problems (once per tensor).
+  ir::TensorDesc DescOf(const std::string &tensor, const std::string &where) {
+    ir::TensorDesc d;
+    auto it = types_.find(tensor);
+    if (it == types_.end()) return d;
+    const onnx::TypeProto &type = *it->second;
+    if (!type.has_tensor_type()) {
+      if (reported_.insert(tensor).second)
+        problems_.push_back({where, "tensor '" + tensor + "' is not a dense tensor (sequence, map, optional or sparse "
+                                    "types are not supported)"});
+      return d;
+    }
+    const auto &tt = type.tensor_type();
+    if (!OnnxToGeDataType(tt.elem_type(), &d.dtype)) {
+      if (reported_.insert(tensor).second)
+        problems_.push_back({where, "tensor '" + tensor + "' has dtype " + OnnxDataTypeName(tt.elem_type()) +
+                                        ", which is not supported"});
+      d.dtype = ge::DT_UNDEFINED;
+    }
+    if (tt.has_shape()) {
+      for (const auto &dim : tt.shape().dim()) d.shape.push_back(dim.has_dim_value() ? dim.dim_value() : -1);
+    } else {
+      d.shape = {-2};
+    }
+    d.origin_shape = d.shape;
+    return d;
+  }
+
+  int32_t Push(ir::Node node) {
+    graph_.nodes.push_back(std::move(node));
+    return static_cast<int32_t>(graph_.nodes.size() - 1);
+  }
+
+  void AddData(const onnx::ValueInfoProto &in) {
+    ir::Node n;
+    n.name = namer_.Unique(in.name());
+    n.type = ir::kData;
+    ir::TensorDesc d = DescOf(in.name(), "graph input '" + in.name() + "'");
+    n.inputs = {{-1, 0}};
+    n.input_descs = {d};
+    n.output_descs = {d};
+    n.attrs["index"] = IntAttr(static_cast<int64_t>(graph_.inputs.size()));
+    int32_t idx = Push(std::move(n));
+    graph_.inputs.push_back(idx);
+    tensors_[in.name()] = {idx, 0};
+  }
+
+  int32_t AddConst(const std::string &name, std::shared_ptr<ir::ConstTensor> t) {
+    ir::Node n;
+    n.name = namer_.Unique(name);
+    n.type = ir::kConst;
+    n.output_descs = {t->desc};
+    n.attrs["value"] = TensorAttr(std::move(t));
+    return Push(std::move(n));
+  }
+
+  void AddInitializer(const onnx::TensorProto &t) {
+    const std::string where = "initializer '" + t.name() + "'";
+    try {
+      tensors_[t.name()] = {AddConst(t.name(), ConvertTensor(t, ctx_, where)), 0};
+    } catch (const Error &e) {
+      if (e.code() != kUnsupportedError) throw;
+      problems_.push_back({where, e.message().substr(where.size() + 2)});
+    }
+  }
+
+  // A Constant node's value (Constant-1/9/11/12/13 attributes).
+  std::shared_ptr<ir::ConstTensor> ConstantValue(const onnx::NodeProto &np, const std::string &where) {
+    for (const auto &a : np.attribute()) {
+      if (a.name() == "value" && a.has_t()) return ConvertTensor(a.t(), ctx_, where + " attribute 'value'");
+      if (a.name() == "value_float") {
+        auto t = FloatScalar(a.f(), ge::DT_FLOAT);
+        return t;
+      }
+      if (a.name() == "value_floats") return FloatTensor({a.floats().begin(), a.floats().end()});
+      if (a.name() == "value_ints") return Int64Tensor({a.ints().begin(), a.ints().end()});
+      if (a.name() == "value_int") {
+        auto t = Int64Tensor({a.i()});
+        t->desc.shape.clear();
+        t->desc.origin_shape.clear();
+        return t;
+      }
+      problems_.push_back({where, "Constant attribute '" + a.name() + "' is not supported (strings, sparse)"});
+      return nullptr;
+    }
+    throw Error(ErrorCategory::kGraph, kMalformedError, where + ": the Constant node has no value attribute",
+                "Give the Constant a 'value' attribute");
+  }
+
+  void AddNode(const onnx::NodeProto &np, int index) {
+    const std::string domain = np.domain() == "ai.onnx" ? "" : np.domain();
+    auto os = opsets_.find(domain);
+    const int64_t opset = os == opsets_.end() ? -1 : os->second;
+    const std::string name = namer_.Unique(np.name().empty() ? np.op_type() + "_" + std::to_string(index) : np.name());
+    const std::string where =
+        "node '" + name + "' (" + np.op_type() + ", domain '" + domain + "', opset " + std::to_string(opset) + ")";
+    if (!domain.empty())
+      problems_.push_back({where, "domain '" + domain + "' is not supported (only the default ONNX domain is)"});
+
+    if (domain.empty() && np.op_type() == "Constant") {
+      std::shared_ptr<ir::ConstTensor> value;
+      try {
+        value = ConstantValue(np, where);
+      } catch (const Error &e) {
+        if (e.code() != kUnsupportedError) throw;
+        problems_.push_back({where, e.message().substr(e.message().find(": ") + 2)});
+      }
+      if (!value) return;
+      ir::Node n;
+      n.name = name;
+      n.type = ir::kConst;
+      n.output_descs = {value->desc};
+      n.attrs["value"] = TensorAttr(std::move(value));
+      int32_t idx = Push(std::move(n));
+      if (np.output_size() > 0) tensors_[np.output(0)] = {idx, 0};
+      return;
+    }
+
+    PendingNode pn;
+    pn.op_type = np.op_type();
+    for (const auto &in : np.input()) pn.inputs.push_back(PendingInput{in, "", nullptr});
+    ConvertAttributes(np, ctx_, where, &pn.attrs, &problems_);
+    ge::DataType in_dtype = np.input_size() > 0 ? DescOf(np.input(0), where).dtype : ge::DT_UNDEFINED;
+    NormalizeNode(pn, opset, in_dtype);
+    if (domain.empty() && is_supported_ && !is_supported_(pn.op_type)) {
+      std::string what = "op type '" + np.op_type() + "'";
+      if (pn.op_type != np.op_type()) what += " (rewritten as '" + pn.op_type + "')";
+      problems_.push_back({where, what + " is not a built-in operator"});
+    }
+    for (const auto &in : np.input())
+      if (!in.empty()) DescOf(in, where);
+
+    ir::Node n;
+    n.name = name;
+    n.type = pn.op_type;
+    for (size_t i = 0; i < pn.inputs.size(); ++i) {
+      const PendingInput &pi = pn.inputs[i];
+      ir::Endpoint ep{-1, 0};
+      if (pi.constant) {
+        ep = {AddConst(name + "_" + pi.const_name, pi.constant), 0};
+      } else if (!pi.name.empty()) {
+        auto it = tensors_.find(pi.name);
+        if (it == tensors_.end() && !problems_.empty()) {
+          // Produced by a node that could not be converted: already listed; keep collecting.
+        } else if (it == tensors_.end()) {
+          throw Error(ErrorCategory::kGraph, kMalformedError,
+                      where + ": input " + std::to_string(i) + " ('" + pi.name +
+                          "') is not produced by any earlier node, initializer or graph input",
+                      "Fix the model: ONNX graphs list nodes in topological order");
+        } else {
+          ep = it->second;
+        }
+      }
+      n.inputs.push_back(ep);
+      n.input_descs.emplace_back();
+    }
+    for (const auto &out : np.output()) n.output_descs.push_back(out.empty() ? ir::TensorDesc{} : DescOf(out, where));
+    n.attrs = std::move(pn.attrs);
+    n.attrs["onnx_opset"] = IntAttr(opset);
+    int32_t idx = Push(std::move(n));
+    for (int j = 0; j < np.output_size(); ++j)
+      if (!np.output(j).empty()) tensors_[np.output(j)] = {idx, j};
+  }
+
+  void AddOutputs(const onnx::GraphProto &gp, const std::string &output_name) {
+    if (gp.output_size() == 0)
+      throw Error(ErrorCategory::kGraph, kMalformedError, "the graph has no outputs", "Declare the graph's outputs");
+    ir::Node out;
+    out.name = output_name;
+    out.type = ir::kNetOutput;
+    for (const auto &o : gp.output()) {
+      DescOf(o.name(), "graph output '" + o.name() + "'");
+      auto it = tensors_.find(o.name());
+      if (it == tensors_.end()) {
+        if (!problems_.empty()) return;  // produced by a node we could not convert
+        throw Error(ErrorCategory::kGraph, kMalformedError,
+                    "graph output '" + o.name() + "' is not produced by any node, initializer or graph input",
+                    "Fix the model's graph outputs");
+      }
+      out.inputs.push_back(it->second);
+      out.input_descs.emplace_back();
+      graph_.outputs.push_back(it->second);
+    }
+    Push(std::move(out));
+  }
+
+  [[noreturn]] void ThrowProblems() {
+    std::string msg = "the model uses " + std::to_string(problems_.size()) +
+                      " feature(s) OpenATC cannot compile: ";
+    for (size_t i = 0; i < problems_.size(); ++i)
+      msg += (i ? "; " : "") + problems_[i].where + ": " + problems_[i].what;
+    throw Error(ErrorCategory::kGraph, kUnsupportedError, msg,
+                "OpenATC compiles default-domain ONNX operators (opset <= 17) that have a built-in or custom "
+                "implementation, on numeric and bool tensors; docs/conformance.md lists what passes");
+  }
+
+  const onnx::ModelProto &model_;
+  const TensorContext &ctx_;
+  const std::function<bool(const std::string &)> &is_supported_;
+  std::map<std::string, int64_t> opsets_;
+  std::map<std::string, const onnx::TypeProto *> types_;
+  std::map<std::string, ir::Endpoint> tensors_;
+  std::set<std::string> reported_;
+  std::vector<Problem> problems_;
+  Namer namer_;
+  ir::Graph graph_;
+};
+
+}  // namespace
+
+ir::Graph ConvertModel(const onnx::ModelProto &model, const TensorContext &ctx,
+                       const std::function<bool(const std::string &)> &is_supported_op) {
+  return Converter(model, ctx, is_supported_op).Run();
+}
+
+}  // namespace openatc::frontend::onnx_detail

@@ -1,0 +1,77 @@
+// AveragePool (ONNX AveragePool-11): mean over sliding windows of X (N, C, spatial...) with
+// kernel_shape, strides, pads or auto_pad, ceil_mode and count_include_pad (padding counted in
+// the divisor or not). oneDNN pooling (f32; float16/double via f32).
+#include "common/dnnl_pool.h"
+
+namespace ge {
+REG_OP(AveragePool)
+    .INPUT(X, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
+    .OUTPUT(Y, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
+    .ATTR(auto_pad, String, "NOTSET")
+    .ATTR(ceil_mode, Int, 0)
+    .ATTR(count_include_pad, Int, 0)
+    .REQUIRED_ATTR(kernel_shape, ListInt)
+    .ATTR(pads, ListInt, {})
+    .ATTR(strides, ListInt, {})
+    .OP_END_FACTORY_REG(AveragePool);
+}  // namespace ge
+
+namespace openatc_ops {
+namespace {
+enum Attr { kAutoPad, kCeilMode, kCountIncludePad, kKernelShape, kPads, kStrides };
+
+std::string Resolve(const gert::ExtendedKernelContext *ctx, const Dims &x, Window *w, Dims *y) {
+  if (x.size() < 3 || x.size() > 5) return "X must have rank 3, 4 or 5 (N, C, spatial...); got " + DimsToString(x);
+  WindowAttrs a;
+  a.kernel = AttrInts(ctx, kKernelShape);
+  a.strides = AttrInts(ctx, kStrides);
+  a.pads = AttrInts(ctx, kPads);
+  a.auto_pad = AttrStr(ctx, kAutoPad, "NOTSET");
+  a.ceil_mode = AttrInt(ctx, kCeilMode, 0) != 0;
+  const std::string err = ResolveWindow(Dims(x.begin() + 2, x.end()), a, w);
+  if (!err.empty()) return err;
+  *y = {x[0], x[1]};
+  y->insert(y->end(), w->out.begin(), w->out.end());
+  return "";
+}
+}  // namespace
+
+class AveragePool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
+ public:
+  ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
+    const ge::DataType x = ctx->GetInputDataType(0);
+    if (!dnnl_util::IsFloatDtype(x)) return Fail(ctx, "X must be float32, float16 or double");
+    return ctx->SetOutputDataType(0, x);
+  }
+
+  ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
+    const gert::Shape *x = ctx->GetInputShape(0);
+    if (x == nullptr) return Fail(ctx, "input X is required");
+    Window w;
+    Dims y;
+    const std::string err = Resolve(ctx, ToDims(*x), &w, &y);
+    if (!err.empty()) return Fail(ctx, err);
+    *ctx->GetOutputShape(0) = ToShape(y);
+    return ge::GRAPH_SUCCESS;
+  }
+
+  ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
+    const gert::Tensor *x = ctx->GetInputTensor(0);
+    if (x == nullptr) return Fail(ctx, "input X is required");
+    Window w;
+    Dims yd;
+    const std::string err = Resolve(ctx, ToDims(x->GetStorageShape()), &w, &yd);
+    if (!err.empty()) return Fail(ctx, err);
+    gert::Tensor *y = AllocOutput(ctx, 0, yd, x->GetDataType());
+    if (y == nullptr) return ge::GRAPH_FAILED;
+    const bool include = AttrInt(ctx, kCountIncludePad, 0) != 0;
+    return DnnlPool(ctx, cache_, *x, *y, w,
+                    include ? dnnl::algorithm::pooling_avg_include_padding : dnnl::algorithm::pooling_avg_exclude_padding);
+  }
+
+ private:
+  PoolCache cache_;
+};
+REG_AUTO_MAPPING_OP(AveragePool);
+
+}  // namespace openatc_ops

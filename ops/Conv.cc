@@ -1,0 +1,157 @@
+// Conv (ONNX Conv-11): 1-D/2-D/3-D convolution, NCHW-style layout, with kernel_shape, strides,
+// dilations, pads or auto_pad (SAME_UPPER/SAME_LOWER/VALID), group (incl. depthwise) and the
+// optional bias B. Computed by oneDNN's convolution_forward (f32; float16/double via f32).
+#include "common/dnnl_util.h"
+#include "common/dnnl_window.h"
+
+namespace ge {
+REG_OP(Conv)
+    .INPUT(X, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
+    .INPUT(W, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
+    .OPTIONAL_INPUT(B, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
+    .OUTPUT(Y, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
+    .ATTR(auto_pad, String, "NOTSET")
+    .ATTR(dilations, ListInt, {})
+    .ATTR(group, Int, 1)
+    .ATTR(kernel_shape, ListInt, {})
+    .ATTR(pads, ListInt, {})
+    .ATTR(strides, ListInt, {})
+    .OP_END_FACTORY_REG(Conv);
+}  // namespace ge
+
+namespace openatc_ops {
+namespace {
+enum ConvAttr { kAutoPad, kDilations, kGroup, kKernelShape, kPads, kStrides };
+
+// Output dims [N, M, out...] and the window of X (N, C, spatial...) convolved with W (M, C/group,
+// k...); "" or the reason the shapes/attributes do not fit.
+std::string ConvShape(const gert::ExtendedKernelContext *ctx, const Dims &x, const Dims &w, Window *win,
+                      int64_t *group, Dims *y) {
+  if (x.size() < 3 || x.size() > 5)
+    return "X must have rank 3, 4 or 5 (N, C, spatial...); got " + DimsToString(x);
+  if (w.size() != x.size()) return "W " + DimsToString(w) + " must have the rank of X " + DimsToString(x);
+  *group = AttrInt(ctx, kGroup, 1);
+  if (*group < 1) return "group " + std::to_string(*group) + " must be >= 1";
+  const Dims spatial(x.begin() + 2, x.end());
+  WindowAttrs a;
+  a.kernel = AttrInts(ctx, kKernelShape);
+  const Dims wk(w.begin() + 2, w.end());
+  if (a.kernel.empty()) a.kernel = wk;
+  for (size_t i = 0; i < wk.size(); ++i)
+    if (a.kernel.size() != wk.size() || (wk[i] >= 0 && a.kernel[i] != wk[i]))
+      return "kernel_shape " + DimsToString(a.kernel) + " differs from W's spatial dims " + DimsToString(wk);
+  a.strides = AttrInts(ctx, kStrides);
+  a.dilations = AttrInts(ctx, kDilations);
+  a.pads = AttrInts(ctx, kPads);
+  a.auto_pad = AttrStr(ctx, kAutoPad, "NOTSET");
+  if (w[0] >= 0 && w[0] % *group != 0)
+    return "W's output channels " + std::to_string(w[0]) + " are not a multiple of group " + std::to_string(*group);
+  if (x[1] >= 0 && w[1] >= 0 && x[1] != w[1] * *group)
+    return "X has " + std::to_string(x[1]) + " channels but W " + DimsToString(w) + " with group " +
+           std::to_string(*group) + " expects " + std::to_string(w[1] * *group);
+  *y = {x[0], w[0]};
+  if (NumElements(a.kernel) < 0) {  // kernel size unknown at compile time: spatial dims too
+    y->resize(x.size(), -1);
+    return "";
+  }
+  std::string err = ResolveWindow(spatial, a, win);
+  if (!err.empty()) return err;
+  y->insert(y->end(), win->out.begin(), win->out.end());
+  return "";
+}
+
+struct ConvEntry {
+  dnnl::convolution_forward prim;
+  dnnl::memory::desc src, wei, bias, dst;
+};
+}  // namespace
+
+class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp {
+ public:
+  ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
+    const ge::DataType x = ctx->GetInputDataType(0);
+    if (!dnnl_util::IsFloatDtype(x)) return Fail(ctx, "X must be float32, float16 or double");
+    if (ctx->GetInputDataType(1) != x) return Fail(ctx, "W's dtype differs from X's");
+    return ctx->SetOutputDataType(0, x);
+  }
+
+  ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
+    const gert::Shape *x = ctx->GetRequiredInputShape(0), *w = ctx->GetRequiredInputShape(1);
+    if (x == nullptr || w == nullptr) return Fail(ctx, "inputs X and W are required");
+    Window win;
+    int64_t group = 1;
+    Dims y;
+    const std::string err = ConvShape(ctx, ToDims(*x), ToDims(*w), &win, &group, &y);
+    if (!err.empty()) return Fail(ctx, err);
+    *ctx->GetOutputShape(0) = ToShape(y);
+    return ge::GRAPH_SUCCESS;
+  }
+
+  ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
+    const gert::Tensor *x = ctx->GetRequiredInputTensor(0), *w = ctx->GetRequiredInputTensor(1);
+    const gert::Tensor *b = ctx->GetOptionalInputTensor(2);
+    if (x == nullptr || w == nullptr) return Fail(ctx, "inputs X and W are required");
+    const Dims xd = ToDims(x->GetStorageShape()), wd = ToDims(w->GetStorageShape());
+    Window win;
+    int64_t group = 1;
+    Dims yd;
+    const std::string err = ConvShape(ctx, xd, wd, &win, &group, &yd);
+    if (!err.empty()) return Fail(ctx, err);
+    if (b != nullptr && (b->GetStorageShape().GetDimNum() != 1 || b->GetStorageShape().GetDim(0) != wd[0]))
+      return Fail(ctx, "B " + DimsToString(ToDims(b->GetStorageShape())) + " must have shape [" +
+                           std::to_string(wd[0]) + "] (one value per output channel)");
+    gert::Tensor *y = AllocOutput(ctx, 0, yd, x->GetDataType());
+    if (y == nullptr) return ge::GRAPH_FAILED;
+    if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
+    if (NumElements(xd) == 0 || NumElements(wd) == 0) return Fail(ctx, "X or W is empty but Y is not");
+    try {
+      const int threads = dnnl_util::ApplyThreadCount();
+      dnnl_util::Key key;
+      key.Add("x", xd).Add("w", wd).Add("g", group).Add("b", b != nullptr).Add("s", win.strides)
+          .Add("d", win.dilations).Add("pb", win.pads_begin).Add("pe", win.pads_end).Add("t", threads);
+      auto entry = cache_.Get(key.Str(), [&] {
+        ConvEntry e;
+        Dims wg = wd;
+        if (group > 1) {
+          wg[0] = wd[0] / group;
+          wg.insert(wg.begin(), group);
+        }
+        e.src = dnnl_util::PlainF32(xd);
+        e.wei = dnnl_util::PlainF32(wg);
+        e.bias = b ? dnnl_util::PlainF32({wd[0]}) : dnnl::memory::desc();
+        e.dst = dnnl_util::PlainF32(yd);
+        Dims dil = win.dilations;
+        for (auto &v : dil) v -= 1;
+        dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                          e.src, e.wei, e.bias, e.dst, dnnl_util::DnnlDims(win.strides),
+                                          dnnl_util::DnnlDims(dil), dnnl_util::DnnlDims(win.pads_begin),
+                                          dnnl_util::DnnlDims(win.pads_end));
+        e.prim = dnnl::convolution_forward(dnnl::convolution_forward::primitive_desc(d, dnnl_util::Engine()));
+        return e;
+      });
+      std::vector<float> sx, sw, sb, sy;
+      const float *px = dnnl_util::AsF32(*x, &sx), *pw = dnnl_util::AsF32(*w, &sw);
+      if (px == nullptr || pw == nullptr) return Fail(ctx, "X and W must be float tensors with data");
+      std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)},
+                                                    {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(entry->wei, pw)}};
+      if (b != nullptr) {
+        const float *pb = dnnl_util::AsF32(*b, &sb);
+        if (pb == nullptr) return Fail(ctx, "B must be a float tensor with data");
+        args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry->bias, pb);
+      }
+      float *py = dnnl_util::OutF32(*y, &sy);
+      args[DNNL_ARG_DST] = dnnl_util::Wrap(entry->dst, py);
+      dnnl_util::Run(entry->prim, args);
+      dnnl_util::StoreF32(sy, *y);
+    } catch (const dnnl::error &e) {
+      return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());
+    }
+    return ge::GRAPH_SUCCESS;
+  }
+
+ private:
+  dnnl_util::PrimitiveCache<ConvEntry> cache_;
+};
+REG_AUTO_MAPPING_OP(Conv);
+
+}  // namespace openatc_ops

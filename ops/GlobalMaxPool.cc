@@ -1,0 +1,17 @@
+// GlobalMaxPool (ONNX GlobalMaxPool-1): the maximum of X (N, C, spatial...) over all spatial axes, giving
+// (N, C, 1, ..., 1); float32/float16/double, on oneDNN's pooling (see common/dnnl_pool.h).
+#include "common/dnnl_pool.h"
+
+namespace ge {
+REG_OP(GlobalMaxPool)
+    .INPUT(X, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
+    .OUTPUT(Y, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
+    .OP_END_FACTORY_REG(GlobalMaxPool);
+}  // namespace ge
+
+namespace openatc_ops {
+
+class GlobalMaxPool : public GlobalPoolOp<dnnl::algorithm::pooling_max> {};
+REG_AUTO_MAPPING_OP(GlobalMaxPool);
+
+}  // namespace openatc_ops

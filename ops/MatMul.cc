@@ -1,0 +1,99 @@
+// MatMul (ONNX MatMul-13): numpy.matmul semantics (1-D promotion, N-D batch broadcasting).
+// float32 (float16/double via f32) on oneDNN's matmul primitive; int32/int64/uint32/uint64 with
+// a plain loop (wrapping).
+#include "common/dnnl_matmul.h"
+#include "common/dnnl_util.h"
+
+namespace ge {
+REG_OP(MatMul)
+    .INPUT(A, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT32, DT_UINT64}))
+    .INPUT(B, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT32, DT_UINT64}))
+    .OUTPUT(Y, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT32, DT_UINT64}))
+    .OP_END_FACTORY_REG(MatMul);
+}  // namespace ge
+
+namespace openatc_ops {
+namespace {
+bool Accepts(ge::DataType d) {
+  return dnnl_util::IsFloatDtype(d) || d == ge::DT_INT32 || d == ge::DT_INT64 || d == ge::DT_UINT32 ||
+         d == ge::DT_UINT64;
+}
+}  // namespace
+
+class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp {
+ public:
+  ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
+    const ge::DataType a = ctx->GetInputDataType(0);
+    if (!Accepts(a)) return Fail(ctx, "A must be float32, float16, double, int32, int64, uint32 or uint64");
+    if (ctx->GetInputDataType(1) != a) return Fail(ctx, "A and B have different dtypes");
+    return ctx->SetOutputDataType(0, a);
+  }
+
+  ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
+    const gert::Shape *a = ctx->GetInputShape(0), *b = ctx->GetInputShape(1);
+    if (a == nullptr || b == nullptr) return Fail(ctx, "inputs A and B are required");
+    MatMulShape s;
+    const std::string err = ResolveMatMul(ToDims(*a), ToDims(*b), &s);
+    if (!err.empty()) return Fail(ctx, err);
+    *ctx->GetOutputShape(0) = ToShape(s.out);
+    return ge::GRAPH_SUCCESS;
+  }
+
+  ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
+    const gert::Tensor *a = ctx->GetInputTensor(0), *b = ctx->GetInputTensor(1);
+    if (a == nullptr || b == nullptr) return Fail(ctx, "inputs A and B are required");
+    if (a->GetDataType() != b->GetDataType() || !Accepts(a->GetDataType()))
+      return Fail(ctx, "A and B must have one supported dtype");
+    MatMulShape s;
+    const std::string err = ResolveMatMul(ToDims(a->GetStorageShape()), ToDims(b->GetStorageShape()), &s);
+    if (!err.empty()) return Fail(ctx, err);
+    gert::Tensor *y = AllocOutput(ctx, 0, s.out, a->GetDataType());
+    if (y == nullptr) return ge::GRAPH_FAILED;
+    if (NumElements(s.out) == 0) return ge::GRAPH_SUCCESS;
+    switch (a->GetDataType()) {
+      case ge::DT_INT32: NaiveMatMul(s, a->GetData<int32_t>(), b->GetData<int32_t>(), y->GetData<int32_t>()); break;
+      case ge::DT_INT64: NaiveMatMul(s, a->GetData<int64_t>(), b->GetData<int64_t>(), y->GetData<int64_t>()); break;
+      case ge::DT_UINT32: NaiveMatMul(s, a->GetData<uint32_t>(), b->GetData<uint32_t>(), y->GetData<uint32_t>()); break;
+      case ge::DT_UINT64: NaiveMatMul(s, a->GetData<uint64_t>(), b->GetData<uint64_t>(), y->GetData<uint64_t>()); break;
+      default: return RunFloat(ctx, s, *a, *b, *y);
+    }
+    return ge::GRAPH_SUCCESS;
+  }
+
+ private:
+  ge::graphStatus RunFloat(gert::EagerOpExecutionContext *ctx, const MatMulShape &s, const gert::Tensor &a,
+                           const gert::Tensor &b, gert::Tensor &y) {
+    std::vector<float> sa, sb, sy;
+    const float *pa = dnnl_util::AsF32(a, &sa), *pb = dnnl_util::AsF32(b, &sb);
+    if (pa == nullptr || pb == nullptr) return Fail(ctx, "A and B must have data");
+    float *py = dnnl_util::OutF32(y, &sy);
+    const int64_t k = s.a.back();
+    if (k == 0) {
+      std::fill(py, py + NumElements(s.dst), 0.0f);
+    } else if (s.dst.size() > DNNL_MAX_NDIMS) {
+      NaiveMatMul(s, pa, pb, py);
+    } else {
+      try {
+        const int threads = dnnl_util::ApplyThreadCount();
+        dnnl_util::Key key;
+        key.Add("a", s.a).Add("b", s.b).Add("t", threads);
+        auto prim = cache_.Get(key.Str(), [&] {
+          dnnl::matmul::desc d(dnnl_util::PlainF32(s.a), dnnl_util::PlainF32(s.b), dnnl_util::PlainF32(s.dst));
+          return dnnl::matmul(dnnl::matmul::primitive_desc(d, dnnl_util::Engine()));
+        });
+        dnnl_util::Run(*prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(dnnl_util::PlainF32(s.a), pa)},
+                               {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(dnnl_util::PlainF32(s.b), pb)},
+                               {DNNL_ARG_DST, dnnl_util::Wrap(dnnl_util::PlainF32(s.dst), py)}});
+      } catch (const dnnl::error &e) {
+        return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
+      }
+    }
+    dnnl_util::StoreF32(sy, y);
+    return ge::GRAPH_SUCCESS;
+  }
+
+  dnnl_util::PrimitiveCache<dnnl::matmul> cache_;
+};
+REG_AUTO_MAPPING_OP(MatMul);
+
+}  // namespace openatc_ops

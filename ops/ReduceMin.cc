@@ -1,0 +1,45 @@
+// ReduceMin (ONNX ReduceMin-13): minimum over `axes`, keepdims; axes is an attribute (until opset
+// 18), empty = all axes. Float and integer types; floats accumulate in double, rounded once. +inf
+// (highest integer) for an empty reduction; NaN propagates.
+#include "common/reduce.h"
+
+namespace ge {
+REG_OP(ReduceMin)
+    .INPUT(data, TensorType::RealNumberType())
+    .OUTPUT(reduced, TensorType::RealNumberType())
+    .ATTR(axes, ListInt, {})
+    .ATTR(keepdims, Int, 1)
+    .OP_END_FACTORY_REG(ReduceMin);
+}  // namespace ge
+
+namespace openatc_ops {
+
+class ReduceMin : public ReduceOp<ReduceMin> {
+ public:
+  static constexpr bool kAxesInput = false;
+  static bool Accepts(ge::DataType d) { return IsNumber(d); }
+  template <typename T>
+  using Acc = ComputeType<T>;
+  template <typename A>
+  static A Init() {
+    if constexpr (std::is_integral<A>::value)
+      return std::numeric_limits<A>::max();
+    else
+      return std::numeric_limits<A>::infinity();
+  }
+  template <typename A>
+  static A Combine(A acc, A v) {
+    if constexpr (!std::is_integral<A>::value) {
+      if (std::isnan(acc) || std::isnan(v)) return acc + v;
+    }
+    return v < acc ? v : acc;
+  }
+  template <typename A, typename T>
+  static T Finish(A acc, int64_t count) {
+    (void)count;
+    return static_cast<T>(acc);
+  }
+};
+REG_AUTO_MAPPING_OP(ReduceMin);
+
+}  // namespace openatc_ops

@@ -1,0 +1,117 @@
+/**
+ * @file ops/common/dnnl_util.h
+ * oneDNN plumbing shared by the heavy built-in ops (Conv, ConvTranspose, MatMul, Gemm, pooling,
+ * BatchNormalization): one CPU engine and one stream for the process, plain (row-major) memory
+ * descriptors from ONNX dims, float conversion for dtypes oneDNN does not compute here, and a
+ * mutex-guarded primitive cache keyed by shapes and attributes.
+ *
+ * Threading: Debian's libdnnl2 (oneDNN 2.6.3) is built with DNNL_CPU_RUNTIME=OMP (GNU libgomp).
+ * Every Execute sets the OpenMP thread count of the calling thread to the host runtime's thread
+ * count (aclrtGetDeviceInfo(ACL_DEV_ATTR_AICORE_CORE_NUM), i.e. `omrun --threads`) and the
+ * count is part of every cache key, because oneDNN sizes some kernels for the thread count seen
+ * at primitive creation. Primitive execution is serialised on the one stream by StreamLock():
+ * several models running at once share oneDNN's OpenMP pool rather than oversubscribing it.
+ *
+ * Dtypes: oneDNN 2.6 computes f32 on every x86-64 CPU; f16 convolution/matmul needs AVX512-FP16,
+ * which the CPUs we target lack, so float16 and double tensors are converted to f32, computed,
+ * and rounded once on store (ONNX allows either; the tolerance of ONNX's tests covers it).
+ *
+ * oneDNN reports failures as dnnl::error exceptions; callers catch them and Fail() with the text.
+ */
+#ifndef OPENATC_OPS_COMMON_DNNL_UTIL_H_
+#define OPENATC_OPS_COMMON_DNNL_UTIL_H_
+
+#include <dnnl.hpp>
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "common/op_util.h"
+
+namespace openatc_ops::dnnl_util {
+
+/// The process-wide CPU engine (created on first use).
+dnnl::engine &Engine();
+
+/// Sets the calling thread's OpenMP thread count to the host runtime's and returns it (>= 1).
+int ApplyThreadCount();
+
+/// Executes `p` on the process-wide stream with `args` and waits; serialised by a mutex.
+/// Throws dnnl::error.
+void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args);
+
+/// oneDNN dims from ONNX dims.
+dnnl::memory::dims DnnlDims(const Dims &d);
+
+/// A dense row-major f32 descriptor of `d` (rank 1..12; a rank-0 shape is treated as [1]).
+dnnl::memory::desc PlainF32(const Dims &d);
+
+/// A f32 descriptor of `d` with explicit element `strides` (for transposed or permuted views).
+dnnl::memory::desc StridedF32(const Dims &d, const Dims &strides);
+
+/// A memory object over caller-owned storage (no copy; the storage must outlive its use).
+dnnl::memory Wrap(const dnnl::memory::desc &md, const float *data);
+
+/// True for the dtypes the heavy float ops accept: float32, float16, double.
+bool IsFloatDtype(ge::DataType d);
+
+/// Float view of a float32/float16/double tensor: the tensor's own data for float32, else its
+/// values converted into `scratch`. nullptr for other dtypes or a null address.
+const float *AsF32(const gert::Tensor &t, std::vector<float> *scratch);
+
+/// Output buffer in f32: the tensor's data for float32, else `scratch` resized to its element
+/// count (then StoreF32 converts it back).
+float *OutF32(gert::Tensor &t, std::vector<float> *scratch);
+
+/// Copies `scratch` into `t` (float16/double, rounding once) when OutF32 handed out scratch.
+void StoreF32(const std::vector<float> &scratch, gert::Tensor &t);
+
+/// Builds cache keys: "a=1,2,3;b=..." from dims and integers.
+class Key {
+ public:
+  Key &Add(const char *name, const Dims &d);
+  Key &Add(const char *name, int64_t v);
+  Key &Add(const char *name, const std::string &v);
+  const std::string &Str() const { return s_; }
+
+ private:
+  std::string s_;
+};
+
+/// A thread-safe map from key to a cached oneDNN primitive (and whatever the op stores with it).
+/// Entries live as long as the op object; the cache is cleared past `kMaxEntries` entries so a
+/// model fed ever-changing shapes cannot grow it without bound.
+template <typename Entry>
+class PrimitiveCache {
+ public:
+  static constexpr size_t kMaxEntries = 256;
+  /// The entry of `key`, built with `make()` (which may throw dnnl::error) on a miss. The pointer
+  /// stays valid until the cache is cleared; callers use it while holding no other cache lock.
+  std::shared_ptr<Entry> Get(const std::string &key, const std::function<Entry()> &make) {
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = map_.find(key);
+      if (it != map_.end()) return it->second;
+    }
+    auto e = std::make_shared<Entry>(make());
+    std::lock_guard<std::mutex> lock(mu_);
+    if (map_.size() >= kMaxEntries) map_.clear();
+    return map_.emplace(key, std::move(e)).first->second;
+  }
+  size_t Size() {
+    std::lock_guard<std::mutex> lock(mu_);
+    return map_.size();
+  }
+
+ private:
+  std::mutex mu_;
+  std::unordered_map<std::string, std::shared_ptr<Entry>> map_;
+};
+
+}  // namespace openatc_ops::dnnl_util
+
+#endif  // OPENATC_OPS_COMMON_DNNL_UTIL_H_

@@ -1,0 +1,203 @@
+// Format versioning of the OM container: the schema evolves compatibly from the frozen 1.0
+// schema (flatbuffers::Parser::ConformTo), an envelope built from the frozen schema text reads
+// with the current reader, the minimum reader version is enforced, and the build time appears
+// only when SOURCE_DATE_EPOCH (or Model::build_time) gives one.
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <catch2/catch.hpp>
+#include <flatbuffers/idl.h>
+#include <xxhash.h>
+
+#include "om_test_util.h"
+#include "openatc/common/error.h"
+#include "openatc/om/model.h"
+#include "openatc/schemas/om_generated.h"
+
+using namespace openatc;
+using omtest::PutLe64;
+using omtest::ReadError;
+using omtest::Resign;
+
+namespace {
+
+std::string Slurp(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  REQUIRE(in.good());
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+const std::string kCurrent = std::string(OPENATC_SCHEMA_DIR) + "/om.fbs";
+const std::string kFrozen10 = std::string(OPENATC_SCHEMA_DIR) + "/frozen/om_v1_0.fbs";
+
+// Parses a schema text; REQUIREs success.
+void ParseSchema(flatbuffers::Parser &p, const std::string &text, const std::string &name) {
+  INFO(name << ": " << p.error_);
+  REQUIRE(p.Parse(text.c_str(), nullptr, name.c_str()));
+}
+
+// Preamble + envelope (at 64) + zero padding + segment area holding `weights`.
+std::vector<uint8_t> WrapEnvelope(const uint8_t *env, size_t env_size,
+                                  const std::vector<uint8_t> &weights) {
+  std::vector<uint8_t> img(64 + env_size, 0);
+  std::memcpy(img.data(), "OAOM", 4);
+  img[4] = 64;
+  img[8] = 1;  // format 1.0
+  PutLe64(img, 16, 64);
+  PutLe64(img, 24, env_size);
+  std::memcpy(img.data() + 64, env, env_size);
+  img.resize((img.size() + 63) / 64 * 64, 0);
+  PutLe64(img, 32, img.size());
+  PutLe64(img, 40, weights.size());
+  img.insert(img.end(), weights.begin(), weights.end());
+  Resign(img);
+  return img;
+}
+
+// A Data -> Add(x, Const w) -> NetOutput model in the JSON form of the schema, with the Const's
+// 2 floats in segment 0. `extra` is appended to the root table's fields.
+std::string FrozenModelJson(uint64_t weight_hash, const std::string &extra) {
+  const std::string desc =
+      R"J({name: "y", dtype: 0, format: 2, origin_format: 2, shape: [2], origin_shape: [2]})J";
+  std::ostringstream j;
+  j << R"J({producer: "OpenATC 1.0 (frozen schema)",
+  target: {soc_version: "host", arch: "x86_64"},
+  build_options: [{key: "soc_version", value: "host"}],
+  graph: {name: "frozen",
+    nodes: [
+      {name: "x", type: "Data", output_descs: [)J" << desc << R"J(],
+       attrs: [{name: "index", kind: "Int", i: 0}]},
+      {name: "w", type: "Const", output_descs: [)J" << desc << R"J(],
+       attrs: [{name: "value", kind: "Tensor", t: {desc: )J" << desc << R"J(, segment: 0}}]},
+      {name: "add", type: "Add", inputs: [{node: 0, index: 0}, {node: 1, index: 0}],
+       input_descs: [)J" << desc << "," << desc << R"J(], output_descs: [)J" << desc << R"J(]},
+      {name: "out", type: "NetOutput", inputs: [{node: 2, index: 0}], input_descs: [)J" << desc
+    << R"J(]}],
+    inputs: [0], outputs: [{node: 2, index: 0}]},
+  segments: [{offset: 0, stored_size: 8, raw_size: 8, codec: "None", kind: "Weight", hash: )J"
+    << weight_hash << R"J(}])J" << extra << "}";
+  return j.str();
+}
+
+std::vector<uint8_t> FrozenImage(const std::string &extra) {
+  const float w[2] = {1.5f, -2.25f};
+  std::vector<uint8_t> weights(8);
+  std::memcpy(weights.data(), w, 8);
+  flatbuffers::Parser frozen;
+  ParseSchema(frozen, Slurp(kFrozen10), kFrozen10);
+  const std::string json = FrozenModelJson(XXH3_64bits(weights.data(), 8), extra);
+  INFO(frozen.error_);
+  REQUIRE(frozen.ParseJson(json.c_str()));
+  return WrapEnvelope(frozen.builder_.GetBufferPointer(), frozen.builder_.GetSize(), weights);
+}
+
+}  // namespace
+
+TEST_CASE("om version: the current schema is a safe evolution of every frozen one", "[om]") {
+  flatbuffers::Parser frozen, current;
+  ParseSchema(frozen, Slurp(kFrozen10), kFrozen10);
+  ParseSchema(current, Slurp(kCurrent), kCurrent);
+  CHECK(current.ConformTo(frozen) == "");
+
+  // The check has teeth: changing a field's type, or inserting a field before others, fails.
+  std::string text = Slurp(kCurrent);
+  const std::string field = "  stored_size: ulong;";
+  REQUIRE(text.find(field) != std::string::npos);
+  std::string retyped = text;
+  retyped.replace(retyped.find(field), field.size(), "  stored_size: uint;");
+  flatbuffers::Parser bad1;
+  ParseSchema(bad1, retyped, "retyped.fbs");
+  CHECK(bad1.ConformTo(frozen) != "");
+  std::string inserted = text;
+  inserted.replace(inserted.find(field), field.size(), "  inserted: int;\n" + field);
+  flatbuffers::Parser bad2;
+  ParseSchema(bad2, inserted, "inserted.fbs");
+  CHECK(bad2.ConformTo(frozen) != "");
+}
+
+TEST_CASE("om version: an envelope written with the frozen 1.0 schema reads", "[om]") {
+  const auto img = FrozenImage(", min_reader_major: 1");
+  om::Model m = om::ReadBytes(img.data(), img.size());
+  CHECK(m.format_major == 1);
+  CHECK(m.format_minor == 0);
+  CHECK(m.min_reader_major == 1);
+  CHECK(m.min_reader_minor == 0);
+  CHECK(m.build_time == -1);
+  CHECK(m.producer == "OpenATC 1.0 (frozen schema)");
+  CHECK(m.target.soc_version == "host");
+  CHECK(m.build_options.at("soc_version") == "host");
+  REQUIRE(m.graph.nodes.size() == 4);
+  CHECK(m.graph.nodes[2].type == "Add");
+  CHECK(m.graph.outputs == std::vector<ir::Endpoint>{{2, 0}});
+  const auto &t = *m.graph.nodes[1].attrs.at("value").t;
+  REQUIRE(t.data.size == 8);
+  float w[2];
+  std::memcpy(w, t.data.data, 8);
+  CHECK(w[0] == 1.5f);
+  CHECK(w[1] == -2.25f);
+  CHECK(t.desc.shape == std::vector<int64_t>{2});
+
+  // A file that declares a newer minimum reader (a 1.1 feature this 1.0 reader lacks).
+  const auto newer = FrozenImage(", min_reader_major: 1, min_reader_minor: 1");
+  int cat = -1;
+  CHECK(ReadError(newer, &cat) ==
+        "OA2003: at byte 64: OM format version 1.0 needs a reader of format 1.1 or newer; this "
+        "reader's is 1.0. Use the OpenATC release that built it, or rebuild the OM with this atc.");
+  CHECK(cat == static_cast<int>(ErrorCategory::kNotOm));
+}
+
+TEST_CASE("om version: the writer records format 1.0 and minimum reader 1.0", "[om]") {
+  auto img = om::Serialize(omtest::MakeSmallModel());
+  const om::fb::Model *root = om::fb::GetModel(img.data() + 64);
+  CHECK(root->min_reader_major() == 1);
+  CHECK(root->min_reader_minor() == 0);
+  // Raise the recorded minimum to 2.0 in place and re-sign.
+  const uint8_t *p = reinterpret_cast<const flatbuffers::Table *>(root)->GetAddressOf(
+      om::fb::Model::VT_MIN_READER_MAJOR);
+  REQUIRE(p != nullptr);
+  img[omtest::OffsetOf(img, p)] = 2;
+  Resign(img);
+  CHECK(ReadError(img) ==
+        "OA2003: at byte 64: OM format version 1.0 needs a reader of format 2.0 or newer; this "
+        "reader's is 1.0. Use the OpenATC release that built it, or rebuild the OM with this atc.");
+}
+
+TEST_CASE("om version: build time only from SOURCE_DATE_EPOCH or Model::build_time", "[om]") {
+  ::unsetenv("SOURCE_DATE_EPOCH");
+  const om::Model model = omtest::MakeSmallModel();
+  const auto plain = om::Serialize(model);
+  CHECK(om::fb::GetModel(plain.data() + 64)->build_time() == -1);
+  CHECK(om::ReadBytes(plain.data(), plain.size()).build_time == -1);
+  CHECK(om::Serialize(model) == plain);
+
+  ::setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+  const auto dated = om::Serialize(model);
+  CHECK(om::Serialize(model) == dated);  // still reproducible
+  CHECK(dated != plain);
+  CHECK(om::ReadBytes(dated.data(), dated.size()).build_time == 1700000000);
+  om::Model explicit_time = model;
+  explicit_time.build_time = 42;  // the model's own value wins
+  const auto img42 = om::Serialize(explicit_time);
+  CHECK(om::ReadBytes(img42.data(), img42.size()).build_time == 42);
+
+  for (const char *bad : {"", "12x", "-5", "99999999999999999999999"}) {
+    ::setenv("SOURCE_DATE_EPOCH", bad, 1);
+    INFO("SOURCE_DATE_EPOCH=" << bad);
+    try {
+      om::Serialize(model);
+      FAIL("no error");
+    } catch (const Error &e) {
+      CHECK(std::string(e.what()) ==
+            "OA2024: SOURCE_DATE_EPOCH is '" + std::string(bad) +
+                "', not a decimal number of seconds since 1970-01-01 UTC. Set it to an integer "
+                "such as $(git log -1 --format=%ct), or unset it.");
+      CHECK(e.category() == ErrorCategory::kUsage);
+    }
+  }
+  ::unsetenv("SOURCE_DATE_EPOCH");
+  CHECK(om::Serialize(model) == plain);
+}
