@@ -10,7 +10,7 @@
 #include "openatc/opp/opp_paths.h"
 // Header-only internal API of libacl_rtc (no link needed); reached by path because
 // openatc_compiler does not link acl_rtc.
-#include "../../../loader/rtc/include/openatc/rtc/target.h"
+#include "openatc/rtc/target.h"
 
 namespace openatc::compiler {
 namespace {

@@ -7,6 +7,7 @@
 #include "openatc/opp/call_guard.h"
 #include "openatc/opp/capabilities.h"
 #include "openatc/opp/opp_paths.h"
+#include "openatc/rt/runtime.h"
 
 namespace openatc::runtime {
 namespace {
@@ -27,6 +28,16 @@ IoDesc Describe(const std::string &name, const ir::TensorDesc &d) {
 
 void CheckTarget(const om::Model &m, const std::string &path) {
   const std::string here = "host (" + opp::HostArch() + ")";
+  if (m.target.soc_version.rfind("Ascend", 0) == 0) {
+    // An Ascend OM runs through CANN's runtime (custom-op code still runs on this CPU).
+    if (rt::SelectBackend(m.target.soc_version) != ACL_SUCCESS) {
+      throw Error(ErrorCategory::kNotOm, "OA2101",
+                  "the OM was built for " + m.target.soc_version + ": " + aclGetRecentErrMsg(),
+                  "Run it where CANN is installed, or rebuild it with atc --soc_version host")
+          .WithFile(path);
+    }
+    return;
+  }
   if (m.target.soc_version != "host" || m.target.arch != opp::HostArch()) {
     throw Error(ErrorCategory::kNotOm, "OA2101",
                 "the OM was built for " + m.target.soc_version +

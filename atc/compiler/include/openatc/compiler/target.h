@@ -21,7 +21,7 @@ struct Target {
 /// The accepted Ascend names, canonical spelling.
 const std::vector<std::string> &AscendSocVersions();
 /// Resolves a --soc_version value. Errors: E10054 when empty, E10001 for an unknown name (with the
-/// accepted list), OA1301 for an Ascend name without CANN.
+/// accepted list), OA1301 for an Ascend name without CANN's RTC.
 Target ResolveTarget(const std::string &soc_version);
 
 }  // namespace openatc::compiler

@@ -50,6 +50,13 @@ OPENATC_RT_EXPORT aclError SetLaunchObserver(aclrtStream stream, LaunchObserver 
 /** Removes the observer of `stream` (no-op when none). */
 OPENATC_RT_EXPORT aclError ClearLaunchObserver(aclrtStream stream);
 
+/** Routes this process's aclrt* calls to CANN's runtime for an Ascend `soc_version` (dlopen of
+ *  CANN's libascendcl.so from $ASCEND_HOME_PATH, /usr/local/Ascend/ascend-toolkit/latest,
+ *  /usr/local/Ascend/cann); "host" keeps the host runtime. A process runs one backend: switching
+ *  is refused. Returns an ACL error with aclGetRecentErrMsg() naming the soc and every path
+ *  searched when CANN is absent. */
+OPENATC_RT_EXPORT aclError SelectBackend(const std::string &soc_version);
+
 /** The kernel name of a function handle ("" for an unknown handle). */
 OPENATC_RT_EXPORT std::string FunctionName(aclrtFuncHandle func);
 /** The binary a function handle belongs to (nullptr for an unknown handle). */
