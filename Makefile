@@ -13,7 +13,7 @@ DEPS := cmake ninja-build g++ make python3 libcli11-dev nlohmann-json3-dev libfl
 
 DEMO_OUT := $(BUILD)/demo
 
-.PHONY: all deps build demo test asan fuzz install clean help
+.PHONY: all deps build demo test asan fuzz conformance bench install clean help
 
 all: build
 
@@ -24,6 +24,8 @@ help:
 	@echo "make test     deps + build, then run every test with ctest"
 	@echo "make asan     build with AddressSanitizer+UndefinedBehaviorSanitizer into $(ASAN_BUILD)/ and run the tests"
 	@echo "make fuzz     build the libFuzzer targets with clang-19 into $(FUZZ_BUILD)/"
+	@echo "make conformance  run every ONNX backend case of libonnx-testdata; rewrites docs/conformance.md"
+	@echo "make bench    build and run the benchmarks (OM load vs read(), sink replay vs Execute every run)"
 	@echo "make install  install a CANN-shaped tree into PREFIX=$(PREFIX)"
 	@echo "make clean    remove the build folders"
 
@@ -63,6 +65,13 @@ fuzz: deps
 	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DOPENATC_BUILD_FUZZERS=ON -DOPENATC_SANITIZE=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+
+conformance: deps build
+	cmake --build $(BUILD) --target onnx_conformance_report
+
+bench: deps build
+	$(BUILD)/tests/om_load_bench 100 9
+	OPENATC_SOURCE_DIR=$(CURDIR) OPENATC_BUILD_DIR=$(CURDIR)/$(BUILD) $(BUILD)/tests/sink_bench
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)

@@ -57,7 +57,7 @@ TEST_CASE("--check_portable names the op type and first differing byte of an asy
   Case c("AsymSerializeOp");
   auto r = c.Atc({"--check_portable"});
   CHECK(r.exit_code == 255);
-  CHECK(Contains(r.err, "atc: error: OA1501: '" + c.dir + "/g.json': op type 'AsymSerializeOp': Serialize after "
+  CHECK(Contains(r.err, "atc: error: OA1701: '" + c.dir + "/g.json': op type 'AsymSerializeOp': Serialize after "
                         "Deserialize differs from the compiled Serialize buffer at byte 2 (sizes 3 and 3)."));
   CHECK(ReadText(c.dir + "/m.om").empty());  // nothing written
   CHECK(c.Atc().exit_code == 0);             // without the check the OM is written
@@ -67,7 +67,7 @@ TEST_CASE("--check_portable catches state that Deserialize does not restore", "[
   Case c("LostStateOp");
   auto r = c.Atc({"--check_portable"});
   CHECK(r.exit_code == 255);
-  CHECK(Contains(r.err, "OA1502"));
+  CHECK(Contains(r.err, "OA1702"));
   CHECK(Contains(r.err, "output 0 ('op:0') differs between the compiling op objects and the deserialized ones"));
   // Without the check, the OM silently computes with the lost state: y = 1 * x instead of 2 * x.
   REQUIRE(c.Atc().exit_code == 0);

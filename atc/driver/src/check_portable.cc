@@ -30,7 +30,7 @@ void CheckBytes(const om::OpArtifact &art) {
   if (second == first) return;
   size_t at = 0;
   while (at < first.size() && at < second.size() && first[at] == second[at]) ++at;
-  throw Error(ErrorCategory::kCustomOp, "OA1501",
+  throw Error(ErrorCategory::kCustomOp, "OA1701",
               "Serialize after Deserialize differs from the compiled Serialize buffer at byte " + std::to_string(at) +
                   " (sizes " + std::to_string(first.size()) + " and " + std::to_string(second.size()) + ")",
               "Make Deserialize restore every field that Serialize writes, and Serialize deterministic (e.g. "
@@ -67,7 +67,7 @@ void CheckPortable(const om::Model &model, const std::string &model_path) {
     if (a[k].dtype == b[k].dtype && a[k].shape == b[k].shape && a[k].data == b[k].data) continue;
     size_t at = 0;
     while (at < a[k].data.size() && at < b[k].data.size() && a[k].data[at] == b[k].data[at]) ++at;
-    throw Error(ErrorCategory::kCustomOp, "OA1502",
+    throw Error(ErrorCategory::kCustomOp, "OA1702",
                 "output " + std::to_string(k) + " ('" + compiled->outputs()[k].name +
                     "') differs between the compiling op objects and the deserialized ones (first differing byte " +
                     std::to_string(at) + ")",
