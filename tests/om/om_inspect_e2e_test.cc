@@ -194,14 +194,16 @@ TEST_CASE("om inspect: mode 6, mode 1 and omrun --info on compilable_add_custom"
     CHECK(r.err.find("Check that the folder of --json exists and is writable.") != std::string::npos);
   }
 
-  SECTION("omrun --info prints format, producer and the arena bound") {
+  SECTION("omrun --info prints format, producer and the memory plan's arena") {
     auto r = RunOmrun({"--info", om_path});
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
-    // Arena bound by hand: data, add1 and add2 each output 4 x 4 floats = 64 bytes.
+    // By hand: add1 and add2 each output 4 x 4 floats = 64 bytes; add2 is the graph output (the
+    // caller's buffer), so the arena holds add1 only.
     CHECK(r.out == "target: host (x86_64)\nproducer: " + m.producer +
                        "\nformat: 1.0 (minimum reader 1.0)\n"
-                       "arena: 192 bytes (upper bound: the sum of the static output tensor sizes; no memory plan yet)\n"
+                       "arena: 64 bytes (static memory plan; graph outputs use the caller's buffers; all op "
+                       "outputs together: 128 bytes)\n"
                        "inputs:\n  [0] data float32 [4, 4] ND (64 bytes)\n"
                        "outputs:\n  [0] add2:0 float32 [4, 4] ND (64 bytes)\n");
   }

@@ -24,11 +24,11 @@ void PrintInfo(const runtime::LoadedModel &m) {
   std::cout << "target: " << om.target.soc_version << (om.target.arch.empty() ? "" : " (" + om.target.arch + ")")
             << "\nproducer: " << om.producer << "\nformat: " << om.format_major << "." << om.format_minor
             << " (minimum reader " << om.min_reader_major << "." << om.min_reader_minor << ")\n";
-  // No memory plan yet (a later issue): the bound is every static non-constant node output.
-  uint64_t arena = 0;
+  // The memory plan's arena, and the sum of all static tensor bytes it replaces.
+  uint64_t total = 0;
   size_t dynamic = 0;
   for (const auto &n : om.graph.nodes) {
-    if (n.type == ir::kConst || n.type == ir::kConstant) continue;
+    if (n.type == ir::kConst || n.type == ir::kConstant || n.type == ir::kData || n.type == ir::kNetOutput) continue;
     for (const auto &d : n.output_descs) {
       const int64_t count = ShapeElementCount(d.shape);
       const size_t elem = DataTypeSize(d.dtype);
@@ -36,12 +36,17 @@ void PrintInfo(const runtime::LoadedModel &m) {
         ++dynamic;
         continue;
       }
-      arena += static_cast<uint64_t>(count) * elem;
+      total += static_cast<uint64_t>(count) * elem;
     }
   }
-  std::cout << "arena: " << arena << " bytes (upper bound: the sum of the static output tensor sizes; "
-            << "no memory plan yet" << (dynamic ? ", " + std::to_string(dynamic) + " tensor(s) of unknown size not counted" : "")
-            << ")\ninputs:\n";
+  if (m.arena_bytes() > 0 || dynamic == 0) {
+    std::cout << "arena: " << m.arena_bytes() << " bytes (static memory plan; graph outputs use the caller's "
+              << "buffers; all op outputs together: " << total << " bytes";
+  } else {
+    std::cout << "arena: none (run-time shapes: " << dynamic << " tensor(s) allocated per run; static op outputs: "
+              << total << " bytes";
+  }
+  std::cout << ")\ninputs:\n";
   for (size_t i = 0; i < m.inputs().size(); ++i) {
     const auto &io = m.inputs()[i];
     std::cout << "  [" << i << "] " << io.name << " " << DataTypeShortName(io.dtype) << " " << ShapeToString(io.shape)
