@@ -118,6 +118,14 @@ void NormalizeNode(PendingNode &n, int64_t opset, ge::DataType input_dtype) {
     ToResize(n, std::move(scales_const));
   } else if (op == "Resize" && opset < 11) {
     ToResize(n, nullptr);
+  } else if ((op == "Softmax" || op == "LogSoftmax" || op == "Hardmax") && opset < 13 &&
+             n.attrs.find("axis") == n.attrs.end()) {
+    // The default axis was 1 before opset 13 and -1 since; the op cannot tell an absent attribute
+    // from its (newest) default, so the old default is written explicitly.
+    ir::AttrValue axis;
+    axis.kind = ir::AttrKind::kInt;
+    axis.i = 1;
+    n.attrs["axis"] = axis;
   }
 }
 
