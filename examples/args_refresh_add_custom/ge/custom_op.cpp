@@ -112,6 +112,9 @@ class AddRefreshOp : public ge::EagerExecuteOp, public ge::ArgsUpdater, public g
 
 class AddNoRefreshOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
+  ~AddNoRefreshOp() override {
+    for (void *p : owned_args_) aclrtFree(p);
+  }
   ge::graphStatus InferShape(gert::InferShapeContext *ctx) override { return SameShape(ctx); }
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override { return SameType(ctx); }
 
@@ -121,15 +124,19 @@ class AddNoRefreshOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (z == nullptr || func == nullptr) return ge::GRAPH_FAILED;
     const int64_t n = ctx->GetInputTensor(0)->GetShapeSize();
     AddArgs args{ctx->GetInputTensor(0)->GetAddr(), ctx->GetInputTensor(1)->GetAddr(), z->GetAddr(), n};
-    void *dev = nullptr;  // owned by the op for the process lifetime, as in the sample
-    if (aclrtMalloc(&dev, sizeof(args), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS ||
-        aclrtMemcpy(dev, sizeof(args), &args, sizeof(args), ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) {
+    void *dev = nullptr;  // owned by the op object (the sample never frees it; we free on destruction)
+    if (aclrtMalloc(&dev, sizeof(args), ACL_MEM_MALLOC_HUGE_FIRST) != ACL_SUCCESS) return ge::GRAPH_FAILED;
+    owned_args_.push_back(dev);
+    if (aclrtMemcpy(dev, sizeof(args), &args, sizeof(args), ACL_MEMCPY_HOST_TO_DEVICE) != ACL_SUCCESS) {
       return ge::GRAPH_FAILED;
     }
     return aclrtLaunchKernelV2(func, Blocks(n), dev, sizeof(args), nullptr, ctx->GetStream()) == ACL_SUCCESS
                ? ge::GRAPH_SUCCESS
                : ge::GRAPH_FAILED;
   }
+
+ private:
+  std::vector<void *> owned_args_;
 };
 
 REG_AUTO_MAPPING_OP(AddRefreshOp);
