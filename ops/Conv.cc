@@ -1,8 +1,7 @@
 // Conv (ONNX Conv-11): 1-D/2-D/3-D convolution, NCHW-style layout, with kernel_shape, strides,
 // dilations, pads or auto_pad (SAME_UPPER/SAME_LOWER/VALID), group (incl. depthwise) and the
 // optional bias B. Computed by oneDNN's convolution_forward (f32; float16/double via f32).
-#include "common/dnnl_util.h"
-#include "common/dnnl_window.h"
+#include "common/conv_core.h"
 
 namespace ge {
 REG_OP(Conv)
@@ -60,10 +59,6 @@ std::string ConvShape(const gert::ExtendedKernelContext *ctx, const Dims &x, con
   return "";
 }
 
-struct ConvEntry {
-  dnnl::convolution_forward prim;
-  dnnl::memory::desc src, wei, bias, dst;
-};
 }  // namespace
 
 class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp {
@@ -104,53 +99,17 @@ class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (y == nullptr) return ge::GRAPH_FAILED;
     if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
     if (NumElements(xd) == 0 || NumElements(wd) == 0) return Fail(ctx, "X or W is empty but Y is not");
-    try {
-      const int threads = dnnl_util::ApplyThreadCount();
-      dnnl_util::Key key;
-      key.Add("x", xd).Add("w", wd).Add("g", group).Add("b", b != nullptr).Add("s", win.strides)
-          .Add("d", win.dilations).Add("pb", win.pads_begin).Add("pe", win.pads_end).Add("t", threads);
-      auto entry = cache_.Get(key.Str(), [&] {
-        ConvEntry e;
-        Dims wg = wd;
-        if (group > 1) {
-          wg[0] = wd[0] / group;
-          wg.insert(wg.begin(), group);
-        }
-        e.src = dnnl_util::PlainF32(xd);
-        e.wei = dnnl_util::PlainF32(wg);
-        e.bias = b ? dnnl_util::PlainF32({wd[0]}) : dnnl::memory::desc();
-        e.dst = dnnl_util::PlainF32(yd);
-        Dims dil = win.dilations;
-        for (auto &v : dil) v -= 1;
-        dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                          e.src, e.wei, e.bias, e.dst, dnnl_util::DnnlDims(win.strides),
-                                          dnnl_util::DnnlDims(dil), dnnl_util::DnnlDims(win.pads_begin),
-                                          dnnl_util::DnnlDims(win.pads_end));
-        e.prim = dnnl::convolution_forward(dnnl::convolution_forward::primitive_desc(d, dnnl_util::Engine()));
-        return e;
-      });
-      std::vector<float> sx, sw, sb, sy;
-      const float *px = dnnl_util::AsF32(*x, &sx), *pw = dnnl_util::AsF32(*w, &sw);
-      if (px == nullptr || pw == nullptr) return Fail(ctx, "X and W must be float tensors with data");
-      std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)},
-                                                    {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(entry->wei, pw)}};
-      if (b != nullptr) {
-        const float *pb = dnnl_util::AsF32(*b, &sb);
-        if (pb == nullptr) return Fail(ctx, "B must be a float tensor with data");
-        args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry->bias, pb);
-      }
-      float *py = dnnl_util::OutF32(*y, &sy);
-      args[DNNL_ARG_DST] = dnnl_util::Wrap(entry->dst, py);
-      dnnl_util::Run(entry->prim, args);
-      dnnl_util::StoreF32(sy, *y);
-    } catch (const dnnl::error &e) {
-      return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());
-    }
-    return ge::GRAPH_SUCCESS;
+    ConvProblem p;
+    p.x = xd;
+    p.w = wd;
+    p.y = yd;
+    p.group = group;
+    p.win = win;
+    return RunConvolution(ctx, &cache_, p, *x, *w, b, *y);
   }
 
  private:
-  dnnl_util::PrimitiveCache<ConvEntry> cache_;
+  ConvCache cache_;
 };
 REG_AUTO_MAPPING_OP(Conv);
 

@@ -2,6 +2,11 @@
 // trip, load and run.
 #include "op_harness.h"
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <stdexcept>
+
 #include "openatc/common/dtype.h"
 #include "openatc/compiler/compiler.h"
 #include "openatc/om/model.h"
@@ -21,8 +26,10 @@ const opp::CompileOppSet &Builtins() {
   return *set;
 }
 
-ir::TensorDesc DescOf(const HostTensor &t) {
+ir::TensorDesc DescOf(const HostTensor &t, ge::Format format = ge::FORMAT_ND) {
   ir::TensorDesc d;
+  d.format = format;
+  d.origin_format = format;
   d.dtype = t.dtype;
   d.shape = t.shape;
   d.origin_shape = t.shape;
@@ -78,25 +85,25 @@ std::vector<HostTensor> RunOp(const OpCase &c) {
     }
     ir::Node src;
     src.name = "in" + std::to_string(i);
-    src.output_descs = {DescOf(*in.tensor)};
+    src.output_descs = {DescOf(*in.tensor, in.format)};
     if (in.as_const) {
       src.type = ir::kConst;
       ir::AttrValue v;
       v.kind = ir::AttrKind::kTensor;
       v.t = std::make_shared<ir::ConstTensor>();
-      v.t->desc = DescOf(*in.tensor);
+      v.t->desc = DescOf(*in.tensor, in.format);
       v.t->data = ir::Bytes::Copy(in.tensor->data.data(), in.tensor->data.size());
       src.attrs["value"] = v;
     } else {
       src.type = ir::kData;
       src.inputs = {{-1, 0}};
-      src.input_descs = {DescOf(*in.tensor)};
+      src.input_descs = {DescOf(*in.tensor, in.format)};
       src.attrs["index"] = IntAttr(static_cast<int64_t>(feeds.size()));
       g.inputs.push_back(static_cast<int32_t>(g.nodes.size()));
       feeds.push_back(*in.tensor);
     }
     op.inputs.push_back({static_cast<int32_t>(g.nodes.size()), 0});
-    op.input_descs.push_back(DescOf(*in.tensor));
+    op.input_descs.push_back(DescOf(*in.tensor, in.format));
     g.nodes.push_back(std::move(src));
   }
   op.output_descs.resize(c.num_outputs);
@@ -120,6 +127,33 @@ std::vector<HostTensor> RunOp(const OpCase &c) {
   om::Model back = om::ReadBytes(bytes->data(), bytes->size(), bytes);
   auto loaded = runtime::LoadedModel::Load(std::move(back), opts.model_path);
   return loaded->Run(feeds);
+}
+
+}  // namespace openatc::testing
+
+namespace openatc::testing {
+
+std::string RunOpExpectingFailure(const OpCase &c) {
+  std::fflush(stderr);
+  FILE *capture = std::tmpfile();
+  if (capture == nullptr) throw std::runtime_error("tmpfile failed");
+  const int saved = ::dup(2);
+  ::dup2(::fileno(capture), 2);
+  std::string error = "<no error>";
+  try {
+    RunOp(c);
+  } catch (const Error &e) {
+    error = e.what();
+  }
+  std::fflush(stderr);
+  ::dup2(saved, 2);
+  ::close(saved);
+  std::string printed;
+  std::rewind(capture);
+  char buf[4096];
+  for (size_t n; (n = std::fread(buf, 1, sizeof(buf), capture)) > 0;) printed.append(buf, n);
+  std::fclose(capture);
+  return printed + error;
 }
 
 }  // namespace openatc::testing

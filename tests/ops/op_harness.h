@@ -24,6 +24,7 @@ struct OpInput {
   OpInput(HostTensor t, bool constant = false) : tensor(std::move(t)), as_const(constant) {}  // NOLINT
   std::optional<HostTensor> tensor;  ///< nullopt: an absent optional input
   bool as_const = false;             ///< feed as a Const node (value known at compile time)
+  ge::Format format = ge::FORMAT_ND;  ///< format and origin format of the tensor's descs (GE layouts)
 };
 
 struct OpCase {
@@ -37,6 +38,10 @@ struct OpCase {
 
 /// Compiles and runs `c`; returns its outputs. Throws openatc::Error on any failure.
 std::vector<HostTensor> RunOp(const OpCase &c);
+
+/// Runs `c` expecting it to fail: returns what the op printed on stderr (its Fail message)
+/// followed by the openatc::Error's text, or "<no error>" when it ran cleanly.
+std::string RunOpExpectingFailure(const OpCase &c);
 
 template <typename T>
 HostTensor Tensor(ge::DataType dtype, std::vector<int64_t> shape, const std::vector<T> &values) {

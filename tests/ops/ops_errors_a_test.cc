@@ -23,29 +23,10 @@ HostTensor I32(std::vector<int64_t> shape, const std::vector<int32_t> &v) {
 
 // Runs `c`, requires an openatc::Error mentioning `callback`, and returns what the op printed.
 std::string FailureText(const OpCase &c, const std::string &callback) {
-  std::fflush(stderr);
-  FILE *tmp = std::tmpfile();
-  REQUIRE(tmp != nullptr);
-  const int saved = ::dup(2);
-  ::dup2(::fileno(tmp), 2);
-  std::string error;
-  try {
-    RunOp(c);
-  } catch (const Error &e) {
-    error = e.what();
-  }
-  std::fflush(stderr);
-  ::dup2(saved, 2);
-  ::close(saved);
-  std::string printed;
-  std::rewind(tmp);
-  char buf[4096];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, tmp)) > 0) printed.append(buf, n);
-  std::fclose(tmp);
-  INFO("error: " << error << "\nstderr: " << printed);
-  CHECK(error.find("node 'op' (" + c.op_type + "): " + callback + " returned GRAPH_FAILED") != std::string::npos);
-  return printed;
+  const std::string text = RunOpExpectingFailure(c);
+  INFO(text);
+  CHECK(text.find("node 'op' (" + c.op_type + "): " + callback + " returned GRAPH_FAILED") != std::string::npos);
+  return text;
 }
 
 void ExpectFailure(const OpCase &c, const std::string &callback, const std::string &message) {

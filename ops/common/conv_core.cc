@@ -1,0 +1,72 @@
+// The oneDNN forward convolution shared by Conv and Conv2D (see conv_core.h).
+#include "common/conv_core.h"
+
+namespace openatc_ops {
+
+Dims DenseStrides(const Dims &d) {
+  Dims s(d.size(), 1);
+  for (size_t i = d.size(); i-- > 1;) s[i - 1] = s[i] * std::max<int64_t>(d[i], 1);
+  return s;
+}
+
+Dims Permute(const Dims &d, const std::vector<size_t> &perm) {
+  Dims out(perm.size());
+  for (size_t i = 0; i < perm.size(); ++i) out[i] = d[perm[i]];
+  return out;
+}
+
+namespace {
+Dims OrDense(const Dims &strides, const Dims &dims) { return strides.empty() ? DenseStrides(dims) : strides; }
+}  // namespace
+
+ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache *cache, const ConvProblem &p,
+                               const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y) {
+  try {
+    const int threads = dnnl_util::ApplyThreadCount();
+    const Dims xs = OrDense(p.x_strides, p.x), ws = OrDense(p.w_strides, p.w), ys = OrDense(p.y_strides, p.y);
+    dnnl_util::Key key;
+    key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
+        .Add("b", b != nullptr).Add("s", p.win.strides).Add("d", p.win.dilations).Add("pb", p.win.pads_begin)
+        .Add("pe", p.win.pads_end).Add("t", threads);
+    auto entry = cache->Get(key.Str(), [&] {
+      ConvEntry e;
+      Dims wg = p.w, wgs = ws;
+      if (p.group > 1) {  // oneDNN's grouped weights: [G, M/G, C/G, k...]
+        wg[0] = p.w[0] / p.group;
+        wg.insert(wg.begin(), p.group);
+        wgs.insert(wgs.begin(), ws[0] * wg[1]);
+      }
+      e.src = dnnl_util::StridedF32(p.x, xs);
+      e.wei = dnnl_util::StridedF32(wg, wgs);
+      e.bias = b ? dnnl_util::PlainF32({p.w[0]}) : dnnl::memory::desc();
+      e.dst = dnnl_util::StridedF32(p.y, ys);
+      Dims dil = p.win.dilations;
+      for (auto &v : dil) v -= 1;  // oneDNN counts the gaps: 0 = dense
+      dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
+                                        e.src, e.wei, e.bias, e.dst, dnnl_util::DnnlDims(p.win.strides),
+                                        dnnl_util::DnnlDims(dil), dnnl_util::DnnlDims(p.win.pads_begin),
+                                        dnnl_util::DnnlDims(p.win.pads_end));
+      e.prim = dnnl::convolution_forward(dnnl::convolution_forward::primitive_desc(d, dnnl_util::Engine()));
+      return e;
+    });
+    std::vector<float> sx, sw, sb, sy;
+    const float *px = dnnl_util::AsF32(x, &sx), *pw = dnnl_util::AsF32(w, &sw);
+    if (px == nullptr || pw == nullptr) return Fail(ctx, "the input and the filter must be float tensors with data");
+    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)},
+                                                  {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(entry->wei, pw)}};
+    if (b != nullptr) {
+      const float *pb = dnnl_util::AsF32(*b, &sb);
+      if (pb == nullptr) return Fail(ctx, "the bias must be a float tensor with data");
+      args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry->bias, pb);
+    }
+    float *py = dnnl_util::OutF32(y, &sy);
+    args[DNNL_ARG_DST] = dnnl_util::Wrap(entry->dst, py);
+    dnnl_util::Run(entry->prim, args);
+    dnnl_util::StoreF32(sy, y);
+  } catch (const dnnl::error &e) {
+    return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());
+  }
+  return ge::GRAPH_SUCCESS;
+}
+
+}  // namespace openatc_ops

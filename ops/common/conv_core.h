@@ -1,0 +1,50 @@
+/**
+ * @file ops/common/conv_core.h
+ * The oneDNN forward convolution behind ONNX Conv and GE's Conv2D alias. Operands are described
+ * by their LOGICAL dims (X [N, C, spatial...], W [M, C/group, k...], Y [N, M, out...]) plus the
+ * element strides of those logical dims in memory, so that NCHW, NHWC, OIHW, HWCN and OHWI
+ * buffers are all read in place, with no transpose (oneDNN takes arbitrary strides).
+ * float32 natively; float16 and double are converted to float32 and back (dnnl_util::AsF32).
+ */
+#ifndef OPENATC_OPS_COMMON_CONV_CORE_H_
+#define OPENATC_OPS_COMMON_CONV_CORE_H_
+
+#include <string>
+
+#include "common/dnnl_util.h"
+#include "common/dnnl_window.h"
+
+namespace openatc_ops {
+
+/// One resolved convolution. `x`, `w`, `y` are logical dims; `*_strides` their element strides
+/// (same order as the dims; dense row-major when empty).
+struct ConvProblem {
+  Dims x, w, y;
+  Dims x_strides, w_strides, y_strides;
+  int64_t group = 1;
+  Window win;  ///< strides, dilations (1 = dense), pads_begin/pads_end per spatial axis
+};
+
+/// A cached primitive and its memory descriptors (one per distinct problem).
+struct ConvEntry {
+  dnnl::convolution_forward prim;
+  dnnl::memory::desc src, wei, bias, dst;
+};
+
+using ConvCache = dnnl_util::PrimitiveCache<ConvEntry>;
+
+/// Dense row-major strides of `d` (for the *_strides fields).
+Dims DenseStrides(const Dims &d);
+
+/// `d` permuted: result[i] = d[perm[i]] (used to turn physical dims/strides into logical ones).
+Dims Permute(const Dims &d, const std::vector<size_t> &perm);
+
+/// y = conv(x, w) + b, with `b` (nullptr: no bias) a 1-D tensor of M values. `x`, `w`, `y` hold
+/// float data of one dtype; `y` is already allocated with NumElements(p.y) elements.
+/// Returns GRAPH_SUCCESS, or Fail(ctx, ...) when the data is missing or oneDNN refuses.
+ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache *cache, const ConvProblem &p,
+                               const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y);
+
+}  // namespace openatc_ops
+
+#endif  // OPENATC_OPS_COMMON_CONV_CORE_H_
