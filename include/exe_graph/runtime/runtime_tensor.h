@@ -116,7 +116,7 @@ class Tensor {
   StorageShape storage_shape_;
   StorageFormat storage_format_;
   TensorVersion version_;
-  uint8_t reserved_[3];
+  uint8_t reserved_[3] __attribute__((unused));  // layout padding kept for ABI size
   ge::DataType data_type_;
   TensorData tensor_data_;
   uint8_t reserved_field_[40];

@@ -129,7 +129,7 @@ class TensorData {
   TensorAddrManager manager_;
   size_t size_;
   TensorPlacement placement_;
-  uint32_t reserved_0_;
+  uint32_t reserved_0_ __attribute__((unused));  // layout padding kept for ABI size
   uint8_t reserved_1_[40];
 };
 }  // namespace gert
