@@ -13,7 +13,7 @@ DEPS := cmake ninja-build g++ make python3 libcli11-dev nlohmann-json3-dev libfl
 
 DEMO_OUT := $(BUILD)/demo
 
-.PHONY: all deps build demo test asan fuzz conformance bench install clean help
+.PHONY: all deps build demo test asan fuzz conformance bench bench-ort install clean help
 
 all: build
 
@@ -25,7 +25,8 @@ help:
 	@echo "make asan     build with AddressSanitizer+UndefinedBehaviorSanitizer into $(ASAN_BUILD)/ and run the tests"
 	@echo "make fuzz     build the libFuzzer targets with clang-19 into $(FUZZ_BUILD)/"
 	@echo "make conformance  run every ONNX backend case of libonnx-testdata; rewrites docs/conformance.md"
-	@echo "make bench    build and run the benchmarks (OM load vs read(), sink replay vs Execute every run)"
+	@echo "make bench    build and run the benchmarks (OM load vs read(), sink replay vs Execute every run, memory-plan arena)"
+	@echo "make bench-ort  install onnxruntime-node (npm) into $(BUILD)/ort-peer and run omrun vs ONNX Runtime on the shared models"
 	@echo "make install  install a CANN-shaped tree into PREFIX=$(PREFIX)"
 	@echo "make clean    remove the build folders"
 
@@ -59,7 +60,7 @@ asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENATC_SANITIZE=ON
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -LE "slow|large|conformance|models|onnx_cases"
+	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -LE "slow|large|conformance|models|onnx_cases|bench"
 
 fuzz: deps
 	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -72,6 +73,15 @@ conformance: deps build
 bench: deps build
 	$(BUILD)/tests/om_load_bench 100 9
 	OPENATC_SOURCE_DIR=$(CURDIR) OPENATC_BUILD_DIR=$(CURDIR)/$(BUILD) $(BUILD)/tests/sink_bench
+	$(BUILD)/tests/arena_bench
+
+# omrun vs ONNX Runtime: onnxruntime-node from npm into $(BUILD)/ort-peer (../shared/peer.md).
+bench-ort: deps build
+	@command -v npm >/dev/null || { echo "bench-ort needs Node.js and npm (apt-get install nodejs npm)"; exit 1; }
+	mkdir -p $(BUILD)/ort-peer
+	cd $(BUILD)/ort-peer && { [ -f package.json ] || npm init -y >/dev/null; } && \
+	  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund onnxruntime-node@1.30.0 onnx-proto@8.0.1
+	$(BUILD)/tests/ort_bench
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
