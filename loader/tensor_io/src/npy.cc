@@ -1,5 +1,6 @@
 // NumPy .npy reading (format 1.0/2.0/3.0, C order, little-endian) and writing (1.0, 2.0 when the
 // header is too long), per NumPy's "NPY format" specification (numpy/lib/format.py docs).
+// bfloat16 travels as a 2-byte void ('<V2'), as numpy.save writes ml_dtypes.bfloat16 arrays.
 #include <cctype>
 #include <cstring>
 #include <limits>
@@ -17,6 +18,12 @@ namespace {
 
 const char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicLen = 6;
+
+// NumPy has no bfloat16. ml_dtypes' bfloat16 arrays are saved by numpy.save with the descr of a
+// 2-byte void ('<V2'), and np.load(f).view(ml_dtypes.bfloat16) restores them; OpenATC writes
+// bfloat16 the same way and reads a 2-byte void as bfloat16.
+const char kBf16Descr[] = "<V2";
+bool IsBf16Descr(const std::string &d) { return d == "<V2" || d == "|V2" || d == "=V2"; }
 
 [[noreturn]] void Bad(const std::string &path, const std::string &what, const std::string &hint =
                           "Save the array with numpy.save (C order, little-endian)") {
@@ -149,7 +156,9 @@ HostTensor ReadNpyBytes(const std::vector<uint8_t> &bytes, const std::string &pa
   HostTensor t;
   std::string d = descr;
   if (d.size() >= 2 && d[0] == '>') d[0] = '|';
-  if (!DataTypeFromNumpyDescr(d, &t.dtype))
+  if (IsBf16Descr(d))
+    t.dtype = ge::DT_BF16;
+  else if (!DataTypeFromNumpyDescr(d, &t.dtype))
     Bad(path, "dtype '" + descr + "' is not supported",
         "Use float16/32/64, int8/16/32/64, uint8/16/32/64, bool or complex64/128");
   t.shape = shape;
@@ -168,7 +177,7 @@ HostTensor ReadNpyBytes(const std::vector<uint8_t> &bytes, const std::string &pa
 }
 
 void WriteNpy(const std::string &path, const HostTensor &t) {
-  std::string descr = NumpyDescr(t.dtype);
+  std::string descr = t.dtype == ge::DT_BF16 ? kBf16Descr : NumpyDescr(t.dtype);
   if (descr.empty())
     throw Error(ErrorCategory::kInvalidInput, "OA3001",
                 "dtype " + DataTypeShortName(t.dtype) + " has no NumPy equivalent", "Write it with --outfmt BIN")

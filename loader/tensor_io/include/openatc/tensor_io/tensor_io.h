@@ -43,7 +43,8 @@ FileKind KindFromPath(const std::string &path);
 
 /// Reads a .npy file: format versions 1.0, 2.0 and 3.0; descr little-endian ('<') or
 /// byte-order-free ('|'), of a dtype NumpyDescr knows (f2 f4 f8 i1 i2 i4 i8 u1 u2 u4 u8 b1 c8
-/// c16); fortran_order False only. Errors: OA3001 (malformed), OA3006 (cannot read).
+/// c16), or V2 (a 2-byte void: read as bfloat16, which is how numpy.save writes an ml_dtypes
+/// bfloat16 array); fortran_order False only. Errors: OA3001 (malformed), OA3006 (cannot read).
 HostTensor ReadNpy(const std::string &path);
 
 /// As ReadNpy, from the bytes of a whole .npy file already in memory (used by the fuzzer and
@@ -65,7 +66,9 @@ std::vector<uint8_t> ReadRaw(const std::string &path);
 /// number `index` named `input_name`: dtype (OA3002; .npy and .pb only), shape (OA3003; -1 in
 /// `expected_shape` matches any size; .npy and .pb only) and byte size (OA3004; for .bin the
 /// file size must equal DataTypeSize x element count of `expected_shape`, which must then be
-/// static). A .bin file gets `expected_dtype` and `expected_shape`. Errors are kInvalidInput and
+/// static). A .bin file gets `expected_dtype` and `expected_shape`. Where `expected_dtype` is
+/// bfloat16, a .npy/.pb file holding uint16 is taken as bfloat16 bit patterns (NumPy has no
+/// bfloat16; ONNX's backend test data stores bfloat16 tensors that way). Errors are kInvalidInput and
 /// name the input ("input 0 'x'"), the file, what was expected and what was found. A file that
 /// cannot be read or is malformed is also kInvalidInput here (OA3006 / OA3001), the message
 /// prefixed with the input's label. The extension check happens first (kUsage OA3005).
@@ -89,7 +92,8 @@ HostTensor RandomTensor(ge::DataType dtype, const std::vector<int64_t> &shape, u
                         size_t input_index);
 
 /// Writes a .npy file (format 1.0, or 2.0 when the header needs more than 65535 bytes), descr
-/// from NumpyDescr (dtypes without one: OA3001). Atomic: a temp file in the same folder, then
+/// from NumpyDescr; bfloat16 as '<V2' (what numpy.save writes for ml_dtypes.bfloat16: load it
+/// with np.load(f).view(ml_dtypes.bfloat16)); other dtypes without a descr: OA3001. Atomic: a temp file in the same folder, then
 /// rename. Errors: OA3006.
 void WriteNpy(const std::string &path, const HostTensor &t);
 /// Writes the raw bytes (atomic as WriteNpy).
