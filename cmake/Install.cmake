@@ -1,9 +1,9 @@
 # `make install PREFIX=...`: a tree shaped like a CANN install (shared/cli.md):
-#   bin/atc bin/omrun  include/  lib64/lib{ascendcl,acl_rtc,register,gert,lowering}.so
+#   bin/atc bin/omrun  include/  lib64/lib{ascendcl,acl_rtc,register,gert,lowering,ge_runner}.so
 #   lib64/libcustom_op_registry_static.a  lib64/cmake/OpenATC/  opp/builtin/
 include(GNUInstallDirs)
 install(TARGETS atc omrun RUNTIME DESTINATION bin)
-install(TARGETS ascendcl acl_rtc register gert lowering LIBRARY DESTINATION lib64)
+install(TARGETS ascendcl acl_rtc register gert lowering ge_runner LIBRARY DESTINATION lib64)
 install(TARGETS custom_op_registry_static ARCHIVE DESTINATION lib64)
 install(DIRECTORY include/ DESTINATION include)
 install(DIRECTORY DESTINATION opp/builtin)

@@ -165,4 +165,125 @@ extern "C" __attribute__((weak, used, visibility("default"))) uint32_t openatc_h
   }                                                                                                   \
   static void openatc_host_kernel_body_##name(__VA_ARGS__)
 
+/*
+ * ---------------------------------------------------------------------------------------------
+ * In-process launch: the host spelling of Ascend C's `kernel<<<num_block, l2ctrl, stream>>>(...)`
+ *
+ *   OPENATC_HOST_KERNEL(add_custom, GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n) { ... }
+ *   int ret = OPENATC_LAUNCH(add_custom, num_block, stream)(x, y, z, n);   // 0 = ACL_SUCCESS
+ *
+ * For a kernel compiled into the same shared object as the code launching it (GE's ascendc and
+ * data_dependent samples build their `.asc` kernel into the op's .so and call `<<<>>>` from
+ * Execute). Use it in the translation unit that defines the kernel with OPENATC_HOST_KERNEL,
+ * as `<<<>>>` needs the kernel's declaration; export a plain C++ wrapper (GE's
+ * `launch_add_custom`) for other files.
+ *
+ * Design:
+ *  - Arguments are converted to the kernel's parameter types at the call, so a wrong count or
+ *    type is a compile error, as with `<<<>>>`; every block receives the same values.
+ *  - Stream order: the helper first waits for `stream` (aclrtSynchronizeStream; nullptr is the
+ *    default stream), so everything queued earlier on it has finished; the blocks then run and
+ *    the call returns after the last block, so later work on the stream sees the results. An
+ *    unknown stream handle returns that call's error and runs nothing.
+ *  - Block-parallel like the runtime's launches: blocks 0..num_block-1 run on up to
+ *    min(num_block, online CPUs, 256) threads (the calling thread is one of them), each block
+ *    once, with GetBlockIdx()/GetBlockNum() set on the executing thread (thread-local, private
+ *    to the kernel's .so). The calling thread's block state is restored afterwards. POSIX threads
+ *    are started per launch, which keeps the header light for kernels compiled at run time.
+ *  - Returns ACL_SUCCESS (0); ACL_ERROR_INVALID_PARAM (100000) when num_block is 0 or above
+ *    65535 (the runtime's limit); ACL_ERROR_RT_FAILURE (500003) when a block threw (the other
+ *    blocks still ran). Nothing is printed.
+ *  - The launch does not go through aclrtLaunchKernel*, so stream launch observers do not see
+ *    it: in a static (sink) model the runtime keeps calling the node's Execute on every run
+ *    instead of replaying a recording (shared/design.md, sink execution), which is correct.
+ * The code is templates only: a kernel .so that never uses OPENATC_LAUNCH references no ACL
+ * symbol; one that does must link libascendcl (and pthreads, part of libc on glibc >= 2.34).
+ */
+#include <pthread.h>
+#include <unistd.h>
+
+extern "C" int aclrtSynchronizeStream(void *stream);
+
+namespace openatc_host_kernel_detail {
+
+/** The runtime's largest block count per launch. */
+constexpr uint32_t kMaxLaunchBlocks = 65535u;
+/** At most this many threads run one in-process launch. */
+constexpr uint32_t kMaxLaunchThreads = 256u;
+
+template <typename OpenatcFn_>
+void *LaunchTrampoline(void *fn) {
+  (*static_cast<OpenatcFn_ *>(fn))();
+  return nullptr;
+}
+
+template <typename... OpenatcArgTs_>
+class InProcessLaunch {
+ public:
+  typedef void (*Body)(OpenatcArgTs_...);
+  InProcessLaunch(Body body, uint32_t num_block, void *stream) : body_(body), num_block_(num_block), stream_(stream) {}
+
+  /** Runs the kernel with these arguments (the kernel's own parameter types, so they convert
+   *  as in a call); see OPENATC_LAUNCH. */
+  int operator()(OpenatcArgTs_... args) const {
+    if (num_block_ == 0 || num_block_ > kMaxLaunchBlocks) return 100000;  // ACL_ERROR_INVALID_PARAM
+    const int sync = aclrtSynchronizeStream(stream_);
+    if (sync != 0) return sync;
+    uint32_t next = 0;
+    bool failed = false;
+    const Body body = body_;
+    const uint32_t num = num_block_;
+    auto worker = [&]() {
+      for (uint32_t b = __atomic_fetch_add(&next, 1u, __ATOMIC_RELAXED); b < num;
+           b = __atomic_fetch_add(&next, 1u, __ATOMIC_RELAXED)) {
+        State().idx = b;
+        State().num = num;
+        try {
+          body(args...);
+        } catch (...) {
+          __atomic_store_n(&failed, true, __ATOMIC_RELAXED);
+        }
+      }
+    };
+    const BlockState saved = State();
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t want = cpus > 1 ? static_cast<uint32_t>(cpus) : 1u;
+    if (want > num) want = num;
+    if (want > kMaxLaunchThreads) want = kMaxLaunchThreads;
+    pthread_t threads[kMaxLaunchThreads];
+    uint32_t started = 0;
+    for (uint32_t t = 1; t < want; ++t) {
+      // Fewer threads when one cannot start: the remaining blocks run on the ones we have.
+      if (pthread_create(&threads[started], nullptr, &LaunchTrampoline<decltype(worker)>, &worker) != 0) break;
+      ++started;
+    }
+    worker();
+    for (uint32_t t = 0; t < started; ++t) pthread_join(threads[t], nullptr);
+    State() = saved;
+    return __atomic_load_n(&failed, __ATOMIC_RELAXED) ? 500003 : 0;  // ACL_ERROR_RT_FAILURE : ACL_SUCCESS
+  }
+
+ private:
+  Body body_;
+  uint32_t num_block_;
+  void *stream_;
+};
+
+template <typename... OpenatcArgTs_>
+inline InProcessLaunch<OpenatcArgTs_...> MakeLaunch(void (*body)(OpenatcArgTs_...), uint32_t num_block,
+                                                    void *stream) {
+  return InProcessLaunch<OpenatcArgTs_...>(body, num_block, stream);
+}
+
+}  // namespace openatc_host_kernel_detail
+
+/**
+ * `OPENATC_LAUNCH(kernel, num_block, stream)(args...)`: runs host kernel `kernel` (defined with
+ * OPENATC_HOST_KERNEL in this translation unit) on `num_block` blocks in the order of
+ * `stream` (an aclrtStream, nullptr = default stream); evaluates to an int ACL error code.
+ * The host equivalent of Ascend C's `kernel<<<num_block, nullptr, stream>>>(args...)`.
+ */
+#define OPENATC_LAUNCH(kernel, num_block, stream) \
+  ::openatc_host_kernel_detail::MakeLaunch(&openatc_host_kernel_body_##kernel, (num_block), (stream))
+
 #endif /* OPENATC_HOST_KERNEL_H_ */

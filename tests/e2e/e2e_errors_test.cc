@@ -152,3 +152,47 @@ TEST_CASE("omrun: usage errors exit 2, non-OM files exit 4, random inputs are an
   CHECK(Contains(info.out, "target: host"));
   CHECK(Contains(info.out, "[0] x1 float32 [2, 3]"));
 }
+
+TEST_CASE("atc: a shape that is empty at compile time is refused naming the node and the fix (OA1106)", "[e2e]") {
+  const std::string dir = MakeTempDir();
+  const std::string desc = R"({ "dtype": "DT_FLOAT", "shape": { "dim": ["8", "2048"] }, "layout": "ND" })";
+  auto data = [&](const std::string &name, int index, bool with_desc) {
+    return R"({ "name": ")" + name + R"(", "type": "Data", "input": [""], "attr": { "index": { "i": ")" +
+           std::to_string(index) + "\" } }" +
+           (with_desc ? R"(, "inputDesc": [)" + desc + R"(], "outputDesc": [)" + desc + "]" : std::string()) + " }";
+  };
+  auto graph = [&](bool x_desc, const std::string &add_output_desc) {
+    return R"({ "name": "g", "graph": [ { "name": "g", "output": ["add:0"], "op": [ )" + data("x", 0, x_desc) + ", " +
+           data("y", 1, true) + R"(, { "name": "add", "type": "AddCustom", "input": ["x:0", "y:0"])" +
+           add_output_desc + " } ] } ] }";
+  };
+  const std::string opp = BuildPath("examples/triton_add_custom/opp");  // AddCustom: Execute only
+
+  SECTION("an op nothing infers, whose outputDesc has a dtype but no dims") {
+    WriteBytes(dir + "/g.json", graph(true, R"(, "outputDesc": [ { "dtype": "DT_FLOAT", "layout": "ND" } ])"));
+    auto r = RunAtc({"--model", dir + "/g.json", "--soc_version", "host", "--output", dir + "/m"}, opp);
+    CHECK(r.exit_code == 255);
+    CHECK(Contains(r.err, "atc: error: OA1106: '" + dir + "/g.json': node 'add' (AddCustom): the shape of output 0 "
+                          "is empty at compile time: the op has no ShapeInferOp and no IMPL_OP InferShape, and the "
+                          "graph's outputDesc gives no dims, while an input has shape [8, 2048]. Give the node an "
+                          "outputDesc with the output's \"shape\": {\"dim\": [...]}, or implement "
+                          "ShapeInferOp::InferShape (or IMPL_OP(AddCustom).InferShape) in the deliverable"));
+    CHECK_FALSE(ReadText(dir + "/m.om").size());
+  }
+  SECTION("a Data node without any tensor desc") {
+    WriteBytes(dir + "/g.json", graph(false, R"(, "outputDesc": [ )" + desc + " ]"));
+    auto r = RunAtc({"--model", dir + "/g.json", "--soc_version", "host", "--output", dir + "/m"}, opp);
+    CHECK(r.exit_code == 255);
+    CHECK(Contains(r.err, "atc: error: OA1106: '" + dir + "/g.json': node 'x' (Data): the Data node has no tensor "
+                          "desc: its dtype and shape are empty at compile time. Give the Data node an outputDesc (or "
+                          "inputDesc) with a \"dtype\" and a \"shape\": {\"dim\": [...]} (\"dim\": [] is a scalar); "
+                          "--input_shape sets dims only"));
+  }
+  SECTION("the same op with the output's dims compiles") {
+    WriteBytes(dir + "/g.json", graph(true, R"(, "outputDesc": [ )" + desc + " ]"));
+    auto r = RunAtc({"--model", dir + "/g.json", "--soc_version", "host", "--output", dir + "/m"}, opp);
+    INFO(r.err);
+    CHECK(r.exit_code == 0);
+  }
+  RemoveTree(dir);
+}

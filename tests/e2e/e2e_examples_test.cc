@@ -13,6 +13,9 @@ TEST_CASE("every example compiles reproducibly and can be inspected", "[e2e]") {
       {"args_refresh_add_custom/add_refresh.json", "args_refresh_add_custom"},
       {"args_refresh_add_custom/add_no_refresh.json", "args_refresh_add_custom"},
       {"annotated_args_refresh_add_custom/annotated_add.json", "annotated_args_refresh_add_custom"},
+      {"triton_add_custom/add_custom.json", "triton_add_custom"},
+      {"ascendc_add_custom/add_custom.json", "ascendc_add_custom"},
+      {"ascendc_add_custom/add_custom_broadcast.json", "ascendc_add_custom"},
   };
   for (const auto &[graph, example] : examples) {
     INFO(graph);

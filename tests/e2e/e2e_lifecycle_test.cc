@@ -107,3 +107,38 @@ TEST_CASE("user-code failures stop the tools cleanly, naming node, op type, call
                           "deliverable's log above ('" + c.dir + "/m.om:libmisbehaving_ops.so')."));
   }
 }
+
+TEST_CASE("MakeOutputRefInput: two chained ref ops update the input in place, no copy", "[lifecycle]") {
+  // RefInplaceOp (tests/deliverables/refs) fails Execute unless its output has the input's
+  // address; each applies x = 2x + 1, so the graph computes 4x + 3.
+  const std::string dir = MakeTempDir();
+  const std::string desc = R"({ "dtype": "DT_FLOAT", "shape": { "dim": ["6"] }, "layout": "ND" })";
+  WriteBytes(dir + "/g.json",
+             R"({ "name": "refs", "graph": [ { "name": "refs", "output": ["r2:0"], "op": [
+                 { "name": "x", "type": "Data", "input": [""], "attr": { "index": { "i": "0" } },
+                   "inputDesc": [)" + desc + R"(], "outputDesc": [)" + desc + R"(] },
+                 { "name": "r1", "type": "RefInplaceOp", "input": ["x:0"] },
+                 { "name": "r2", "type": "RefInplaceOp", "input": ["r1:0"] } ] } ] })");
+  auto atc = RunAtc({"--model", dir + "/g.json", "--soc_version", "host", "--output", dir + "/m"},
+                    BuildPath("tests/opp/refs"));
+  INFO(atc.err);
+  REQUIRE(atc.exit_code == 0);
+  tensor_io::HostTensor x;
+  x.dtype = ge::DT_FLOAT;
+  x.shape = {6};
+  const float v[6] = {1.0f, -2.0f, 0.5f, 4.0f, 0.0f, -0.25f};
+  x.data.resize(sizeof(v));
+  std::memcpy(x.data.data(), v, sizeof(v));
+  tensor_io::WriteNpy(dir + "/x.npy", x);
+  for (const char *loop : {"1", "3"}) {  // repeated runs start again from the caller's input
+    auto r = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--output", dir + "/out", "--loop", loop});
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+    auto y = tensor_io::ReadNpy(dir + "/out/output_0.npy");
+    std::vector<float> out(6);
+    REQUIRE(y.data.size() == 24);
+    std::memcpy(out.data(), y.data.data(), 24);
+    CHECK(out == std::vector<float>{7.0f, -5.0f, 5.0f, 19.0f, 3.0f, 2.0f});
+  }
+  RemoveTree(dir);
+}

@@ -114,8 +114,8 @@ const std::vector<FlagSpec> kFlags = {
     {"build_config", T::kString, G::kCompat, "", "", "make command template for generated source"},
     {"export_compile_stat", T::kString, G::kCompat, "1", "0,1,2", "compile statistics: 0, 1 or 2"},
     {"multi_stream_parallel_mode", T::kString, G::kCompat, "", "", "cv, LoadBalance:N or MainStream:N"},
-    {"oo_constant_folding", T::kString, G::kCompat, "true", "true,false", "constant folding: true or false"},
-    {"oo_dead_code_elimination", T::kString, G::kCompat, "true", "true,false", "dead code elimination: true or false"},
+    {"oo_constant_folding", T::kString, G::kCompat, "true", "true,false", "constant folding of built-in ops (host target too): true or false"},
+    {"oo_dead_code_elimination", T::kString, G::kCompat, "true", "true,false", "removal of nodes that feed nothing (host target too): true or false"},
     {"topo_sorting_mode", T::kString, G::kCompat, "1", "0,1,2,3", "0 BFS, 1 DFS, 2 RDFS, 3 StableRDFS"},
 };
 }  // namespace

@@ -52,10 +52,22 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
     TopologicalSort(graph);
     ApplyInputShapes(graph, options.input_shapes);
     ResolveOpTypes(graph, opp);
-    InferShapes(graph);
-    auto types = CollectOpTypes(graph);
+    // GE's --oo_constant_folding / --oo_dead_code_elimination (atc-cli.md §5, default true).
+    auto off = [&](const char *key) {
+      auto it = options.ge_options.find(key);
+      return it != options.ge_options.end() && it->second == "false";
+    };
+    if (options.fold_constants && !off("ge.oo.constantFolding")) {
+      const FoldOptions fold = BuiltinFoldOptions(opp);
+      InferShapes(graph, &fold);
+      if (!off("ge.oo.deadCodeElimination")) RemoveDeadNodes(graph, fold.op_types);
+    } else {
+      InferShapes(graph);
+    }
+    auto types = CollectOpTypes(graph, !options.online);
     CompileNodes(graph, types, options);
-    auto payloads = SerializeOps(types);
+    std::map<std::string, std::vector<uint8_t>> payloads;
+    if (!options.online) payloads = SerializeOps(types);
     const int64_t arena = PlanMemory(graph);
     DeclareAnnotatedLaunches(graph, types, arena >= 0);
 
@@ -77,7 +89,7 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
       }
       model.artifacts.push_back(std::move(art));
     }
-    AttachDeliverables(model, types, opp, graph);
+    if (!options.online) AttachDeliverables(model, types, opp, graph);
     model.graph = std::move(graph);
     return model;
   } catch (Error &e) {

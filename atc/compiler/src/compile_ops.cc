@@ -45,7 +45,7 @@ void CompileOneNode(const ir::Node &node, ge::CompilableOp *op, CompileServices 
 }
 }  // namespace
 
-std::map<std::string, OpTypeInfo> CollectOpTypes(const ir::Graph &graph) {
+std::map<std::string, OpTypeInfo> CollectOpTypes(const ir::Graph &graph, bool require_portable) {
   std::map<std::string, OpTypeInfo> types;
   auto &registry = gert_impl::CustomOpRegistry::Global();
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -60,7 +60,7 @@ std::map<std::string, OpTypeInfo> CollectOpTypes(const ir::Graph &graph) {
   }
   for (const auto &[type, t] : types) {
     const std::string where = t.origin.empty() ? "" : " (deliverable '" + t.origin + "')";
-    if ((t.capabilities & opp::kCompilable) && !(t.capabilities & opp::kPortable)) {
+    if (require_portable && (t.capabilities & opp::kCompilable) && !(t.capabilities & opp::kPortable)) {
       throw Error(ErrorCategory::kGraph, "OA1107",
                   "the op is a CompilableOp but not a PortableOp" + where +
                       ", so its compile results cannot be carried into an OM",

@@ -18,8 +18,9 @@ struct OpTypeInfo {
 };
 
 /// Custom op types used by the graph, with capabilities detected as GE does. Enforces the
-/// portability rule (CompilableOp needs PortableOp) and that every op can run.
-std::map<std::string, OpTypeInfo> CollectOpTypes(const ir::Graph &graph);
+/// portability rule (CompilableOp needs PortableOp; skipped when `require_portable` is false, for
+/// online compiles) and that every op can run.
+std::map<std::string, OpTypeInfo> CollectOpTypes(const ir::Graph &graph, bool require_portable = true);
 
 /// Calls Compile once per node of every CompilableOp type: nodes of one type one at a time (on
 /// their shared object), different types in parallel on up to `jobs` threads. The first failure

@@ -110,6 +110,8 @@ void CompileModel(const Options &options) {
 
   if (copts.target.is_host()) {
     for (const auto &kv : options.other_flags) {
+      // Honoured by the compiler (ge.oo.* options: constant folding of built-in ops, dead nodes).
+      if (kv.first == "oo_constant_folding" || kv.first == "oo_dead_code_elimination") continue;
       LogWarning("--" + kv.first + " is recorded in the OM's build record but has no effect on the host target");
     }
   }

@@ -50,14 +50,28 @@ tensor_io::HostTensor ToHost(const gert::Tensor &t) {
   return h;
 }
 
-// GE's dynamic-shape path: InferDataType and InferShape on the real input shapes, so output
-// descriptors carry this run's shapes before Execute.
+// GE's dynamic-shape path: InferDataType and InferShape (of the ShapeInferOp, else the legacy
+// IMPL_OP hooks) on the real input shapes, so output descriptors carry this run's shapes before
+// Execute.
 void InferAtRunTime(const std::string &path, const ir::Node &node, const NodeRuntime &nr, gert_impl::Frame &frame) {
   auto dt = gert_impl::ContextAccess::Make<gert::InferDataTypeContext>(&frame);
   auto sh = gert_impl::ContextAccess::Make<gert::InferShapeContext>(&frame);
   try {
-    opp::GuardedCall({node.name, node.type, "InferDataType", nr.origin}, [&] { return nr.infer->InferDataType(dt.get()); });
-    opp::GuardedCall({node.name, node.type, "InferShape", nr.origin}, [&] { return nr.infer->InferShape(sh.get()); });
+    if (nr.infer != nullptr) {
+      opp::GuardedCall({node.name, node.type, "InferDataType", nr.origin}, [&] { return nr.infer->InferDataType(dt.get()); });
+      opp::GuardedCall({node.name, node.type, "InferShape", nr.origin}, [&] { return nr.infer->InferShape(sh.get()); });
+    } else {  // legacy IMPL_OP hooks (legacy_infer.h)
+      const gert_impl::LegacyInferHooks &h = nr.legacy_infer;
+      if (h.infer_datatype != nullptr) {
+        opp::GuardedCall({node.name, node.type, "IMPL_OP InferDataType", nr.origin},
+                         [&] { return h.infer_datatype(dt.get()); });
+      } else {
+        gert_impl::InferDataTypesFromPrototype(frame, h.dtype_same_as_first_input);
+      }
+      if (h.infer_shape != nullptr) {
+        opp::GuardedCall({node.name, node.type, "IMPL_OP InferShape", nr.origin}, [&] { return h.infer_shape(sh.get()); });
+      }
+    }
   } catch (Error &e) {
     e.WithFile(path);
     throw;
@@ -128,7 +142,7 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
   if (!sink) {
     auto services = std::make_unique<ExecServices>(im.stream);
     frame.services = services.get();
-    if (im.dynamic && nr.infer != nullptr) InferAtRunTime(im.path, node, nr, frame);
+    if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(im.path, node, nr, frame);
     CallExecute(im.path, node, nr, frame, im.stream);
     return services;
   }
@@ -253,11 +267,14 @@ std::vector<tensor_io::HostTensor> RunCore(LoadedModel::Impl &im, const std::vec
     im.sink.inputs.resize(g.inputs.size());
     im.sink.outputs.resize(g.outputs.size());
   }
-  // True when every consumer of `e` is an ArgsUpdater node: it can take the caller's address.
+  // True when every consumer of `e` retargets its launch (an ArgsUpdater node, or an AnnotatedArgsOp
+  // node launched from its declaration): it can take the caller's address.
   auto only_updaters = [&](const ir::Endpoint &e) {
     for (size_t j = 0; j < g.nodes.size(); ++j)
       for (const auto &in : g.nodes[j].inputs)
-        if (in == e && (g.nodes[j].type == ir::kNetOutput || im.nodes[j].updater == nullptr)) return false;
+        if (in == e && (g.nodes[j].type == ir::kNetOutput ||
+                        (im.nodes[j].updater == nullptr && im.nodes[j].annotated == nullptr)))
+          return false;
     return true;
   };
   std::map<std::pair<int32_t, int32_t>, Value> values;
@@ -283,7 +300,8 @@ std::vector<tensor_io::HostTensor> RunCore(LoadedModel::Impl &im, const std::vec
       results[r].dtype = d.dtype;
       results[r].shape = d.shape;
       const size_t bytes = static_cast<size_t>(n) * DataTypeSize(d.dtype);
-      if (sink && im.nodes[static_cast<size_t>(o.node)].updater == nullptr) {
+      if (sink && im.nodes[static_cast<size_t>(o.node)].updater == nullptr &&
+          im.nodes[static_cast<size_t>(o.node)].annotated == nullptr) {
         // Recorded launches write here on every replay; the result is copied out at the end.
         if (!im.sink.outputs[r]) im.sink.outputs[r] = std::make_unique<HostBuffer>(bytes);
         fixed_out[{o.node, o.index}] = im.sink.outputs[r].get();

@@ -12,6 +12,7 @@
 #include "graph/custom_op.h"
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/gert/frame.h"
+#include "openatc/gert/legacy_infer.h"
 #include "openatc/opp/deliverable.h"
 #include "annotated.h"
 #include "exec_services.h"
@@ -25,6 +26,8 @@ struct NodeRuntime {
   std::shared_ptr<ge::BaseCustomOp> op;        ///< the per-model op object of the node's type
   ge::EagerExecuteOp *execute = nullptr;
   ge::ShapeInferOp *infer = nullptr;           ///< called per run in dynamic models
+  bool has_legacy_infer = false;               ///< no ShapeInferOp, but IMPL_OP hooks (legacy_infer.h)
+  gert_impl::LegacyInferHooks legacy_infer;    ///< those hooks, called per run in dynamic models
   ge::ArgsUpdater *updater = nullptr;          ///< patches recorded args when addresses change
   std::string origin;                          ///< deliverable name for messages
   std::vector<int64_t> planned_offsets;        ///< arena offset per output (-1: none), static models

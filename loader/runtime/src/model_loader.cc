@@ -165,6 +165,7 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
     nr.origin = im.registry->Origin(node.type);
     nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
     nr.infer = dynamic_cast<ge::ShapeInferOp *>(nr.op.get());
+    if (nr.infer == nullptr) nr.has_legacy_infer = gert_impl::FindLegacyInferHooks(node.type, &nr.legacy_infer);
     nr.updater = dynamic_cast<ge::ArgsUpdater *>(nr.op.get());
     // GE's strategy: an ArgsUpdater op runs its Execute; otherwise declared launches replace it.
     if (nr.updater == nullptr) nr.annotated = LoadAnnotated(node, path);

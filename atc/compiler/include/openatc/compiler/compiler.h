@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,15 @@ struct CompileOptions {
   unsigned jobs = 0;
   /// File name for error messages.
   std::string model_path;
+  /// In-process compile for ge::Session (libge_runner, GE's online flow): the model stays in
+  /// memory and runs on the op objects that compiled it, so a CompilableOp needs no PortableOp,
+  /// Serialize is not called (artifacts carry no payload) and no deliverable is embedded (an op
+  /// type may be registered by the program itself).
+  bool online = false;
+  /// Compile-time constant folding of built-in ops (FoldOptions) followed by RemoveDeadNodes; on
+  /// by default, as in GE. Also off when ge_options has "ge.oo.constantFolding" = "false" (atc
+  /// --oo_constant_folding=false); "ge.oo.deadCodeElimination" = "false" keeps dead nodes.
+  bool fold_constants = true;
 };
 
 /// Runs the whole pipeline on `graph` (consumed). Throws openatc::Error naming the file, node and
@@ -49,8 +59,25 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
 void TopologicalSort(ir::Graph &graph);
 /// Applies --input_shape overrides to Data nodes; an unknown name is an error listing the inputs.
 void ApplyInputShapes(ir::Graph &graph, const std::vector<InputShape> &shapes);
-/// Fills every node's input and output descriptors in topological order.
-void InferShapes(ir::Graph &graph);
+/// Compile-time constant folding (constant_folding.cc; GE folds its own built-in ops, never custom
+/// ops). A node of a type in `op_types` is replaced by a Const holding its output when every input
+/// is a Const, or when it is Shape/Size over a static shape, and its single output is at most
+/// `small_bytes` or no larger than the Const inputs it reads. Failures leave the node as it is.
+struct FoldOptions {
+  std::set<std::string> op_types;  ///< foldable types: those the built-in OPP package provides
+  size_t small_bytes = 64 * 1024;  ///< outputs up to this size always fold (bytes)
+};
+/// The op types provided by the deliverables under opp.builtin_root() (and not registered first
+/// by a custom root); empty when there is no built-in root.
+FoldOptions BuiltinFoldOptions(const opp::CompileOppSet &opp);
+/// Fills every node's input and output descriptors in topological order. With `fold`, a node that
+/// can be folded is turned into a Const right after its own inference, so later nodes see values.
+void InferShapes(ir::Graph &graph, const FoldOptions *fold = nullptr);
+/// Removes the nodes that feed no graph output, NetOutput, Data or non-removable node: Consts and
+/// nodes whose type is in `removable_types` (never Data, NetOutput or other ops). Indices of
+/// inputs, control inputs, graph inputs and outputs are renumbered; order is kept. Returns the
+/// number of nodes removed.
+size_t RemoveDeadNodes(ir::Graph &graph, const std::set<std::string> &removable_types);
 /// The node attribute holding the memory plan: one arena offset per output, -1 = not planned.
 inline constexpr const char *kOutputOffsetsAttr = "_output_offsets";
 /// Plans the arena of a static graph (every custom-op output shape known); writes

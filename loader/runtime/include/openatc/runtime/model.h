@@ -74,9 +74,9 @@ class LoadedModel {
   };
   /// Runs once on caller buffers, as aclmdlExecute does: inputs and outputs in model order, each
   /// exactly the byte size of a static model's input/output (`IoDesc::bytes`), else kInvalidInput
-  /// (OA2206) naming it. On a static model, ArgsUpdater nodes read and write the caller's buffers
-  /// directly (their args are patched when the addresses change between runs); other nodes read
-  /// fixed copies. Models with run-time shapes need outputs large enough for the result.
+  /// (OA2206) naming it. On a static model, ArgsUpdater nodes and AnnotatedArgsOp nodes (their
+  /// declared launches) read and write the caller's buffers directly (args patched / slots refilled
+  /// when the addresses change between runs); other nodes read fixed copies. Models with run-time shapes need outputs large enough for the result.
   void RunWithBuffers(const std::vector<Buffer> &inputs, const std::vector<Buffer> &outputs);
 
   struct Impl;  ///< opaque state (loader/runtime/src/model_impl.h)
