@@ -135,10 +135,13 @@ double Benchmark(ge::Session &session, uint32_t id, aclrtStream stream, int iter
   return us;
 }
 
-bool Setup(ge::Session &session, uint32_t id, const ge::Graph &graph, aclrtStream stream) {
+// Adds, compiles and loads graph `id`; `added` collects the ids AddGraph accepted (to remove later).
+bool Setup(ge::Session &session, uint32_t id, const ge::Graph &graph, aclrtStream stream,
+           std::vector<uint32_t> *added) {
   const std::map<ge::AscendString, ge::AscendString> load_options;
-  if (session.AddGraph(id, graph) != ge::SUCCESS || session.CompileGraph(id) != ge::SUCCESS ||
-      session.LoadGraph(id, load_options, stream) != ge::SUCCESS) {
+  const bool ok_add = session.AddGraph(id, graph) == ge::SUCCESS;
+  if (ok_add) added->push_back(id);
+  if (!ok_add || session.CompileGraph(id) != ge::SUCCESS || session.LoadGraph(id, load_options, stream) != ge::SUCCESS) {
     std::printf("[ERROR] setting up graph %u failed: %s\n", id, ge::GEGetErrorMsg().c_str());
     return false;
   }
@@ -162,8 +165,9 @@ int main(int argc, char **argv) {
   int rc = 0;
   {
     ge::Session session(options);
-    if (!Setup(session, kAnnotatedGraph, BuildGraph("annotated_graph", true), stream) ||
-        !Setup(session, kNoRefreshGraph, BuildGraph("no_refresh_graph", false), stream)) {
+    std::vector<uint32_t> added;
+    if (!Setup(session, kAnnotatedGraph, BuildGraph("annotated_graph", true), stream, &added) ||
+        !Setup(session, kNoRefreshGraph, BuildGraph("no_refresh_graph", false), stream, &added)) {
       rc = 1;
     } else {
       std::printf("[INFO] [Perf] input shape: [%lld, %lld], float32, %zuMB\n", static_cast<long long>(kDim0),
@@ -179,8 +183,7 @@ int main(int argc, char **argv) {
         std::printf("[INFO] [Perf] Annotated speedup: %.2f x\n", no_refresh / annotated);
       }
     }
-    (void)session.RemoveGraph(kAnnotatedGraph);
-    (void)session.RemoveGraph(kNoRefreshGraph);
+    for (uint32_t id : added) (void)session.RemoveGraph(id);
   }
   (void)aclrtDestroyStream(stream);
   if (ge::GEFinalize() != ge::SUCCESS) return 1;
