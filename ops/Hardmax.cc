@@ -3,6 +3,7 @@
 // d(axis-1)), prod(d(axis)..)] and marks the first maximum of each row (the front end writes the
 // old default axis = 1 explicitly). Float, float16 and double.
 #include "common/elementwise.h"
+#include "common/softmax.h"
 
 namespace ge {
 REG_OP(Hardmax)
@@ -62,15 +63,7 @@ class Hardmax : public UnaryElementwiseOp<Hardmax> {
     if (rank == 0) return Fail(ctx, "input must have rank >= 1 (got a scalar)");
     if (!NormalizeAxis(axis_attr, rank, &axis)) return Fail(ctx, AxisError(axis_attr, rank));
     int64_t outer = 1, n = 1, inner = 1;
-    for (int64_t k = 0; k < rank; ++k) {
-      const int64_t v = d[static_cast<size_t>(k)];
-      if (k < axis)
-        outer *= v;
-      else if (k == axis || coerce_2d)
-        n *= v;
-      else
-        inner *= v;
-    }
+    AxisView(d, axis, coerce_2d, &outer, &n, &inner);
     switch (x.GetDataType()) {
       OPENATC_OPS_FLOAT_CASES(OneHotMax<T>(x.GetData<T>(), y.GetData<T>(), outer, n, inner))
       default:

@@ -18,6 +18,22 @@
 
 namespace openatc_ops {
 
+/// Views dims `d` as [outer, n, inner] around `axis` for the softmax family (Softmax, LogSoftmax,
+/// Hardmax): n is d[axis] (opset >= 13), or, with `coerce_2d` (opset < 13), the product of
+/// d[axis..]; inner is then 1.
+inline void AxisView(const Dims &d, int64_t axis, bool coerce_2d, int64_t *outer, int64_t *n, int64_t *inner) {
+  *outer = *n = *inner = 1;
+  for (int64_t k = 0; k < static_cast<int64_t>(d.size()); ++k) {
+    const int64_t v = d[static_cast<size_t>(k)];
+    if (k < axis)
+      *outer *= v;
+    else if (k == axis || coerce_2d)
+      *n *= v;
+    else
+      *inner *= v;
+  }
+}
+
 /// kLog: LogSoftmax when true.
 template <bool kLog>
 class SoftmaxOp : public UnaryElementwiseOp<SoftmaxOp<kLog>> {
@@ -47,15 +63,7 @@ class SoftmaxOp : public UnaryElementwiseOp<SoftmaxOp<kLog>> {
       return Fail(ctx, "axis " + std::to_string(axis_attr) + " is out of range for rank " + std::to_string(rank));
     }
     int64_t outer = 1, n = 1, inner = 1;
-    for (int64_t k = 0; k < rank; ++k) {
-      const int64_t v = d[static_cast<size_t>(k)];
-      if (k < axis)
-        outer *= v;
-      else if (k == axis || coerce_2d)
-        n *= v;
-      else
-        inner *= v;
-    }
+    AxisView(d, axis, coerce_2d, &outer, &n, &inner);
     switch (x.GetDataType()) {
       OPENATC_OPS_FLOAT_CASES(Run<T>(x.GetData<T>(), y.GetData<T>(), outer, n, inner))
       default:
