@@ -62,6 +62,7 @@ class Decoder {
     return out;
   }
   ir::AttrValue Attr(const fb::Attr &a, const ir::Node &node, const std::string &name);
+  void Plan(const fb::NodePlan &p, ir::Node &node);
   void AddUse(int32_t segment, SegmentKind kind, ir::Bytes *dest, std::string part,
               const ir::Node *node) {
     if (segment == -1) return;
@@ -166,6 +167,27 @@ ir::AttrValue Decoder::Attr(const fb::Attr &a, const ir::Node &node, const std::
   return v;
 }
 
+void Decoder::Plan(const fb::NodePlan &p, ir::Node &node) {
+  node.plan.output_offsets = Vec(p.output_offsets());
+  node.plan.workspace_bytes = Vec(p.workspace_bytes());
+  if (!p.launches()) return;
+  Charge(uint64_t{p.launches()->size()} * sizeof(ir::DeclaredLaunch));
+  // Sized first: SegmentUse::dest points into the launches, which must not move afterwards.
+  node.plan.launches.resize(p.launches()->size());
+  for (size_t k = 0; k < node.plan.launches.size(); ++k) {
+    const fb::DeclaredLaunch *fl = p.launches()->Get(static_cast<flatbuffers::uoffset_t>(k));
+    ir::DeclaredLaunch &l = node.plan.launches[k];
+    l.kernel_name = Str(fl->kernel_name());
+    l.block_dim = fl->block_dim();
+    if (fl->slots()) {
+      Charge(uint64_t{fl->slots()->size()} * sizeof(ir::LaunchSlot));
+      for (const fb::LaunchSlot *s : *fl->slots()) l.slots.push_back({s->addr_type(), s->index(), s->value()});
+    }
+    AddUse(fl->segment(), SegmentKind::kKernel, &l.binary,
+           "declared launch '" + l.kernel_name + "' of node '" + node.name + "'", &node);
+  }
+}
+
 void Decoder::Run(const fb::Model &root) {
   Model &m = *model_;
   m.producer = Str(root.producer());
@@ -184,6 +206,7 @@ void Decoder::Run(const fb::Model &root) {
     m.graph.name = Str(g->name());
     m.graph.inputs = Vec(g->inputs());
     m.graph.outputs = Endpoints(g->outputs());
+    m.graph.arena_bytes = root.arena_bytes();
     if (g->nodes()) {
       Charge(uint64_t{g->nodes()->size()} * sizeof(ir::Node));
       // Sized first: SegmentUse::dest points into the nodes, which must not move afterwards.
@@ -206,6 +229,7 @@ void Decoder::Run(const fb::Model &root) {
             n.attrs.emplace(name, Attr(*a, n, name));
           }
         }
+        if (fn->plan()) Plan(*fn->plan(), n);
       }
     }
   }

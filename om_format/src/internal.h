@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "openatc/common/error.h"
 #include "openatc/om/container_info.h"
@@ -36,6 +37,7 @@ inline constexpr const char *kErrRead = "OA2021";
 inline constexpr const char *kErrModel = "OA2022";
 inline constexpr const char *kErrMemory = "OA2023";
 inline constexpr const char *kErrSourceDateEpoch = "OA2024";
+inline constexpr const char *kErrPlan = "OA2025";
 
 inline constexpr char kMagic[4] = {'O', 'A', 'O', 'M'};
 using ::openatc::om::kFormatMajor;
@@ -92,6 +94,15 @@ void CheckModel(const Model &model, ErrorCategory category, bool reading);
 /// (null: every segment is copied). Throws kNotOm / kCorruptOm.
 Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> owner,
                  ContainerInfo *info);
+
+/// The oldest reader format (major, minor) that reads `model` correctly: 1.1 when a node has
+/// declared launches (typed NodePlan launches and Kernel segments), else 1.0.
+std::pair<uint16_t, uint16_t> MinimumReader(const Model &model);
+
+/// Format 1.0 files carried the plan as node attrs (`_output_offsets`, `_annotated_launches`,
+/// `_annotated_workspaces`, om_format/FORMAT.md); moves them into NodePlan and
+/// Graph::arena_bytes, so that readers see one form. Throws kCorruptOm for a malformed record.
+void LiftLegacyPlan(Model &model);
 
 /// The build time to record: `model_time` when >= 0, else SOURCE_DATE_EPOCH when set, else -1.
 /// Throws kUsage (OA2024) when SOURCE_DATE_EPOCH is set but not a decimal integer >= 0.

@@ -1,7 +1,8 @@
 // Semantic checks of an om::Model shared by the writer (a bad model is a bug: kInternal) and the
 // reader (a bad model is a corrupt file: kCorruptOm): graph indices, constant tensor sizes,
-// artifact and deliverable consistency.
+// artifact and deliverable consistency, the typed plan.
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 #include "internal.h"
@@ -25,6 +26,40 @@ int SubByteBits(ge::DataType dt) {
 }
 
 std::string N(uint64_t v) { return std::to_string(v); }
+
+// The typed plan (NodePlan, Graph::arena_bytes): offsets per output, every planned output
+// inside the arena, workspace sizes and declared launches well formed. What a slot means at run
+// time is the runtime's business; bounds are checked here so nothing above trusts raw numbers.
+void CheckPlan(const ir::Graph &g, const std::function<Error(const std::string &)> &fail) {
+  constexpr int64_t kMaxBytes = int64_t{1} << 48;
+  if (g.arena_bytes < -1 || g.arena_bytes > kMaxBytes)
+    throw fail("graph: arena size " + std::to_string(g.arena_bytes) + " is out of range");
+  for (const auto &node : g.nodes) {
+    const ir::NodePlan &p = node.plan;
+    auto bad = [&](const std::string &msg) { return fail("plan: " + msg).WithNode(node.name, node.type); };
+    if (!p.output_offsets.empty()) {
+      if (g.arena_bytes < 0) throw bad("output offsets in a model without a memory plan");
+      if (p.output_offsets.size() != node.output_descs.size())
+        throw bad(N(p.output_offsets.size()) + " output offsets for " + N(node.output_descs.size()) + " outputs");
+    }
+    for (size_t k = 0; k < p.output_offsets.size(); ++k) {
+      const int64_t off = p.output_offsets[k];
+      if (off == -1) continue;
+      std::string why;
+      const std::optional<uint64_t> bytes = ConstTensorByteSize(node.output_descs[k], &why);
+      if (off < 0 || !bytes || static_cast<uint64_t>(off) > static_cast<uint64_t>(g.arena_bytes) ||
+          *bytes > static_cast<uint64_t>(g.arena_bytes) - static_cast<uint64_t>(off))
+        throw bad("output " + N(k) + " at arena offset " + std::to_string(off) + " (" +
+                  (bytes ? N(*bytes) + " bytes" : "size unknown") + ") does not fit the " +
+                  std::to_string(g.arena_bytes) + "-byte arena");
+    }
+    for (int64_t ws : p.workspace_bytes)
+      if (ws <= 0 || ws > kMaxBytes) throw bad("workspace size " + std::to_string(ws) + " is out of range");
+    for (const auto &l : p.launches)
+      if (l.kernel_name.empty() || l.binary.empty())
+        throw bad("a declared launch has no kernel name or no kernel binary");
+  }
+}
 
 }  // namespace
 
@@ -113,6 +148,8 @@ void CheckModel(const Model &model, ErrorCategory category, bool reading) {
     std::string err = check_endpoint(model.graph.outputs[k], "graph output #" + N(k));
     if (!err.empty()) throw fail(kErrGraph, err);
   }
+
+  CheckPlan(model.graph, [&](const std::string &msg) { return fail(kErrPlan, msg); });
 
   std::vector<std::string> types;
   const int64_t nd = static_cast<int64_t>(model.deliverables.size());

@@ -27,6 +27,7 @@ const char *SegmentKindName(SegmentKind kind) {
     case SegmentKind::kWeight: return "weight";
     case SegmentKind::kArtifact: return "artifact";
     case SegmentKind::kDeliverable: return "deliverable";
+    case SegmentKind::kKernel: return "kernel";
   }
   return "unknown";
 }

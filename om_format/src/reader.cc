@@ -22,7 +22,7 @@ namespace {
 std::string N(uint64_t v) { return std::to_string(v); }
 
 std::string SegName(size_t k, const fb::Segment *s) {
-  std::string kind = static_cast<uint8_t>(s->kind()) <= 2
+  std::string kind = static_cast<uint8_t>(s->kind()) <= static_cast<uint8_t>(fb::SegmentKind::MAX)
                          ? SegmentKindName(static_cast<SegmentKind>(s->kind()))
                          : "unknown kind";
   return "segment #" + N(k) + " (" + kind + ")";
@@ -96,7 +96,7 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
     const fb::Segment *s = segs->Get(static_cast<flatbuffers::uoffset_t>(k));
     const std::string name = SegName(k, s);
     const uint64_t at = p.segment_area_offset;  // for error offsets
-    if (static_cast<uint8_t>(s->kind()) > 2)
+    if (static_cast<uint8_t>(s->kind()) > static_cast<uint8_t>(fb::SegmentKind::MAX))
       throw Corrupt(kErrSegmentTable, name + ": unknown kind " +
                                           N(static_cast<uint8_t>(s->kind())));
     if (static_cast<uint8_t>(s->codec()) > 1)
@@ -202,6 +202,7 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
     *u.dest = ir::Bytes::FromVector(std::move(raw));
   }
 
+  if (model.format_major == 1 && model.format_minor == 0) LiftLegacyPlan(model);
   CheckModel(model, ErrorCategory::kCorruptOm, /*reading=*/true);
 
   if (info) {

@@ -73,6 +73,7 @@ class EnvelopeWriter {
 
   flatbuffers::Offset<fb::Attr> Attr(const std::string &name, const ir::AttrValue &a);
   flatbuffers::Offset<fb::Node> NodeOf(const ir::Node &n);
+  flatbuffers::Offset<fb::NodePlan> PlanOf(const ir::NodePlan &plan);
   void CompressAll();
 
   const WriteOptions &options_;
@@ -157,7 +158,25 @@ flatbuffers::Offset<fb::Node> EnvelopeWriter::NodeOf(const ir::Node &n) {
   std::vector<flatbuffers::Offset<fb::Attr>> attrs;
   for (const auto &[k, v] : n.attrs) attrs.push_back(Attr(k, v));  // std::map: sorted
   auto attrs_off = b_.CreateVector(attrs);
-  return fb::CreateNode(b_, name, type, inputs, control, in_descs, out_descs, attrs_off);
+  auto plan = PlanOf(n.plan);
+  return fb::CreateNode(b_, name, type, inputs, control, in_descs, out_descs, attrs_off, plan);
+}
+
+flatbuffers::Offset<fb::NodePlan> EnvelopeWriter::PlanOf(const ir::NodePlan &plan) {
+  if (plan.empty()) return 0;
+  std::vector<flatbuffers::Offset<fb::DeclaredLaunch>> launches;
+  for (const auto &l : plan.launches) {
+    auto kernel_name = b_.CreateString(l.kernel_name);
+    std::vector<fb::LaunchSlot> slots;
+    for (const auto &s : l.slots) slots.emplace_back(s.addr_type, s.index, s.value);
+    auto slots_off = b_.CreateVectorOfStructs(slots);
+    const int32_t seg = AddSegment(l.binary, fb::SegmentKind::Kernel, true);
+    launches.push_back(fb::CreateDeclaredLaunch(b_, kernel_name, seg, l.block_dim, slots_off));
+  }
+  auto offsets = plan.output_offsets.empty() ? 0 : b_.CreateVector(plan.output_offsets);
+  auto launches_off = launches.empty() ? 0 : b_.CreateVector(launches);
+  auto workspaces = plan.workspace_bytes.empty() ? 0 : b_.CreateVector(plan.workspace_bytes);
+  return fb::CreateNodePlan(b_, offsets, launches_off, workspaces);
 }
 
 void EnvelopeWriter::CompressAll() {
@@ -232,9 +251,9 @@ std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
   auto producer = b_.CreateString(model.producer);
   auto target = fb::CreateTarget(b_, b_.CreateString(model.target.soc_version),
                                  b_.CreateString(model.target.arch));
-  auto root = fb::CreateModel(b_, producer, target, opts_off, graph, arts_off, dels_off, segs_off,
-                              detail::kFormatMajor, detail::kFormatMinor,
-                              detail::ResolveBuildTime(model.build_time));
+  const auto [min_major, min_minor] = detail::MinimumReader(model);
+  auto root = fb::CreateModel(b_, producer, target, opts_off, graph, arts_off, dels_off, segs_off, min_major,
+                              min_minor, detail::ResolveBuildTime(model.build_time), g.arena_bytes);
   b_.Finish(root, fb::ModelIdentifier());
 
   detail::Preamble p;
@@ -256,6 +275,14 @@ std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
 }  // namespace
 
 namespace detail {
+
+std::pair<uint16_t, uint16_t> MinimumReader(const Model &model) {
+  // A 1.0 reader would drop declared launches (and refuse Kernel segments): the node would then
+  // run without its kernels. Dropping only a memory plan is safe (it allocates per run).
+  for (const auto &n : model.graph.nodes)
+    if (!n.plan.launches.empty()) return {1, 1};
+  return {1, 0};
+}
 
 int64_t ResolveBuildTime(int64_t model_time) {
   if (model_time >= 0) return model_time;

@@ -51,14 +51,13 @@ ArenaStats ComputeArenaStats(const ir::Graph &g) {
     const ir::Node &node = g.nodes[i];
     tensor_of[i].assign(node.output_descs.size(), -1);
     if (IsFramework(node.type)) continue;
-    auto it = node.attrs.find("_output_offsets");
-    const bool node_planned = it != node.attrs.end() && it->second.kind == ir::AttrKind::kListInt &&
-                              it->second.list_i.size() == node.output_descs.size();
+    const std::vector<int64_t> &offsets = node.plan.output_offsets;
+    const bool node_planned = offsets.size() == node.output_descs.size();
     if (!node_planned) s.has_plan = false;
     for (size_t k = 0; k < node.output_descs.size(); ++k) {
       const int64_t count = ShapeElementCount(node.output_descs[k].shape);
       const size_t esize = DataTypeSize(node.output_descs[k].dtype);
-      const int64_t offset = node_planned ? it->second.list_i[k] : -1;
+      const int64_t offset = node_planned ? offsets[k] : -1;
       if (count >= 0 && esize > 0 && !is_output[i][k]) ++s.candidates;
       if (count < 0 || esize == 0) {
         if (s.unknown++ == 0) s.first_unknown = node.name + " (" + node.type + ")";

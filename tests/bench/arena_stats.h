@@ -14,7 +14,7 @@
 namespace openatc::bench {
 
 struct ArenaStats {
-  bool has_plan = false;     ///< every custom-op node carries `_output_offsets` of the right length
+  bool has_plan = false;     ///< every custom-op node has NodePlan::output_offsets of the right length
   size_t planned = 0;        ///< tensors with an offset >= 0
   size_t candidates = 0;     ///< static op outputs that are not graph outputs (what should be planned)
   size_t unknown = 0;        ///< op outputs whose size is unknown at compile time (they prevent a plan)

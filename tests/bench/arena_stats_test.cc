@@ -19,12 +19,7 @@ ir::Node Op(const std::string &name, const std::string &type, std::vector<ir::En
   d.shape = {elems};
   n.input_descs.assign(n.inputs.size(), d);
   n.output_descs = {d};
-  if (type != ir::kData && type != ir::kNetOutput) {
-    ir::AttrValue v;
-    v.kind = ir::AttrKind::kListInt;
-    v.list_i = {offset};
-    n.attrs["_output_offsets"] = v;
-  }
+  if (type != ir::kData && type != ir::kNetOutput) n.plan.output_offsets = {offset};
   return n;
 }
 
@@ -86,7 +81,7 @@ TEST_CASE("arena stats: a stored order that is not topological is reported") {
 
 TEST_CASE("arena stats: a graph without a plan says so") {
   ir::Graph g = Chain(8192);
-  g.nodes[2].attrs.clear();
+  g.nodes[2].plan.output_offsets.clear();
   const auto s = bench::ComputeArenaStats(g);
   CHECK_FALSE(s.has_plan);
   CHECK(s.planned == 2);
@@ -96,7 +91,7 @@ TEST_CASE("arena stats: a graph without a plan says so") {
 TEST_CASE("arena stats: outputs of run-time size are counted and the first is named") {
   ir::Graph g = Chain(8192);
   g.nodes[2].output_descs[0].shape = {-1};
-  g.nodes[2].attrs["_output_offsets"].list_i = {-1};
+  g.nodes[2].plan.output_offsets = {-1};
   g.nodes[3].output_descs[0].shape = {-1, 4};
   const auto s = bench::ComputeArenaStats(g);
   CHECK(s.unknown == 2);

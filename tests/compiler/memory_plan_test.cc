@@ -46,7 +46,7 @@ ir::Graph Chain(int k, std::vector<int64_t> shape) {
 }
 
 int64_t OffsetOf(const ir::Graph &g, int node) {
-  return g.nodes[static_cast<size_t>(node)].attrs.at(compiler::kOutputOffsetsAttr).list_i.at(0);
+  return g.nodes[static_cast<size_t>(node)].plan.output_offsets.at(0);
 }
 }  // namespace
 
@@ -57,7 +57,8 @@ TEST_CASE("a chain reuses the memory of tensors whose last consumer has run", "[
   CHECK(OffsetOf(g, 2) == 1024);  // n1 is still read by n2
   CHECK(OffsetOf(g, 3) == 0);     // n1 is dead once n2 ran
   CHECK(OffsetOf(g, 4) == -1);    // the graph output is the caller's buffer
-  CHECK(g.nodes[0].attrs.count(compiler::kOutputOffsetsAttr) == 0);  // Data is never planned
+  CHECK(g.nodes[0].plan.output_offsets.empty());  // Data is never planned
+  CHECK(g.arena_bytes == 2048);
 }
 
 TEST_CASE("small tensors round up to 512 bytes and a fan-out keeps its producer alive", "[compiler]") {
@@ -75,5 +76,6 @@ TEST_CASE("small tensors round up to 512 bytes and a fan-out keeps its producer 
 TEST_CASE("a graph with run-time shapes gets no plan", "[compiler]") {
   ir::Graph g = Chain(3, {-1, 4});
   CHECK(compiler::PlanMemory(g) == -1);
-  CHECK(g.nodes[1].attrs.count(compiler::kOutputOffsetsAttr) == 0);
+  CHECK(g.nodes[1].plan.output_offsets.empty());
+  CHECK(g.arena_bytes == -1);
 }

@@ -1,5 +1,5 @@
-// Format versioning of the OM container: the schema evolves compatibly from the frozen 1.0
-// schema (flatbuffers::Parser::ConformTo), an envelope built from the frozen schema text reads
+// Format versioning of the OM container: the schema evolves compatibly from the frozen 1.0 and
+// 1.1 schemas (flatbuffers::Parser::ConformTo), an envelope built from the frozen schema text reads
 // with the current reader, the minimum reader version is enforced, and the build time appears
 // only when SOURCE_DATE_EPOCH (or Model::build_time) gives one.
 #include <cstdlib>
@@ -33,6 +33,7 @@ std::string Slurp(const std::string &path) {
 
 const std::string kCurrent = std::string(OPENATC_SCHEMA_DIR) + "/om.fbs";
 const std::string kFrozen10 = std::string(OPENATC_SCHEMA_DIR) + "/frozen/om_v1_0.fbs";
+const std::string kFrozen11 = std::string(OPENATC_SCHEMA_DIR) + "/frozen/om_v1_1.fbs";
 
 // Parses a schema text; REQUIREs success.
 void ParseSchema(flatbuffers::Parser &p, const std::string &text, const std::string &name) {
@@ -98,10 +99,13 @@ std::vector<uint8_t> FrozenImage(const std::string &extra) {
 }  // namespace
 
 TEST_CASE("om version: the current schema is a safe evolution of every frozen one", "[om]") {
-  flatbuffers::Parser frozen, current;
+  flatbuffers::Parser frozen, frozen11, current;
   ParseSchema(frozen, Slurp(kFrozen10), kFrozen10);
+  ParseSchema(frozen11, Slurp(kFrozen11), kFrozen11);
   ParseSchema(current, Slurp(kCurrent), kCurrent);
   CHECK(current.ConformTo(frozen) == "");
+  CHECK(current.ConformTo(frozen11) == "");
+  CHECK(frozen11.ConformTo(frozen) == "");
 
   // The check has teeth: changing a field's type, or inserting a field before others, fails.
   std::string text = Slurp(kCurrent);
@@ -141,16 +145,16 @@ TEST_CASE("om version: an envelope written with the frozen 1.0 schema reads", "[
   CHECK(w[1] == -2.25f);
   CHECK(t.desc.shape == std::vector<int64_t>{2});
 
-  // A file that declares a newer minimum reader (a 1.1 feature this 1.0 reader lacks).
-  const auto newer = FrozenImage(", min_reader_major: 1, min_reader_minor: 1");
+  // A file that declares a newer minimum reader (a 1.2 feature this 1.1 reader lacks).
+  const auto newer = FrozenImage(", min_reader_major: 1, min_reader_minor: 2");
   int cat = -1;
   CHECK(ReadError(newer, &cat) ==
-        "OA2003: at byte 64: OM format version 1.0 needs a reader of format 1.1 or newer; this "
-        "reader's is 1.0. Use the OpenATC release that built it, or rebuild the OM with this atc.");
+        "OA2003: at byte 64: OM format version 1.0 needs a reader of format 1.2 or newer; this "
+        "reader's is 1.1. Use the OpenATC release that built it, or rebuild the OM with this atc.");
   CHECK(cat == static_cast<int>(ErrorCategory::kNotOm));
 }
 
-TEST_CASE("om version: the writer records format 1.0 and minimum reader 1.0", "[om]") {
+TEST_CASE("om version: the writer records format 1.1 and, without declared launches, minimum reader 1.0", "[om]") {
   auto img = om::Serialize(omtest::MakeSmallModel());
   const om::fb::Model *root = om::fb::GetModel(img.data() + 64);
   CHECK(root->min_reader_major() == 1);
@@ -162,8 +166,8 @@ TEST_CASE("om version: the writer records format 1.0 and minimum reader 1.0", "[
   img[omtest::OffsetOf(img, p)] = 2;
   Resign(img);
   CHECK(ReadError(img) ==
-        "OA2003: at byte 64: OM format version 1.0 needs a reader of format 2.0 or newer; this "
-        "reader's is 1.0. Use the OpenATC release that built it, or rebuild the OM with this atc.");
+        "OA2003: at byte 64: OM format version 1.1 needs a reader of format 2.0 or newer; this "
+        "reader's is 1.1. Use the OpenATC release that built it, or rebuild the OM with this atc.");
 }
 
 TEST_CASE("om version: build time only from SOURCE_DATE_EPOCH or Model::build_time", "[om]") {

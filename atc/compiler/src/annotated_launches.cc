@@ -18,9 +18,6 @@ namespace {
 // Logical addresses handed to DeclareLaunchArgs: distinct, non-null, never dereferenced.
 constexpr uintptr_t kLogicalBase = 0x10000000;
 
-void Put32(std::vector<uint8_t> &b, uint32_t v) { b.insert(b.end(), reinterpret_cast<uint8_t *>(&v), reinterpret_cast<uint8_t *>(&v) + 4); }
-void Put64(std::vector<uint8_t> &b, uint64_t v) { b.insert(b.end(), reinterpret_cast<uint8_t *>(&v), reinterpret_cast<uint8_t *>(&v) + 8); }
-
 class AnnotatedServices : public gert_impl::Services {
  public:
   gert::WorkspaceAddr AnnotatedMallocWorkSpace(gert_impl::Frame &, size_t size) override {
@@ -34,27 +31,22 @@ class AnnotatedServices : public gert_impl::Services {
     std::vector<uint8_t> data;
     std::vector<ge::ArgDesc> descs;
     if (args.ExtractArgsData(data, descs) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
-    const std::string name = info.kernel_name;
-    Put32(blob, static_cast<uint32_t>(name.size()));
-    blob.insert(blob.end(), name.begin(), name.end());
-    Put64(blob, info.kernel_bin_size);
-    const auto *bin = static_cast<const uint8_t *>(info.kernel_bin);
-    blob.insert(blob.end(), bin, bin + info.kernel_bin_size);
-    Put32(blob, info.block_dim);
-    Put32(blob, static_cast<uint32_t>(descs.size()));
+    ir::DeclaredLaunch l;
+    l.kernel_name = info.kernel_name;
+    l.binary = ir::Bytes::Copy(info.kernel_bin, info.kernel_bin_size);
+    l.block_dim = info.block_dim;
     for (size_t i = 0; i < descs.size(); ++i) {
-      uint64_t value = 0;
-      std::memcpy(&value, data.data() + i * 8, 8);
-      Put32(blob, static_cast<uint32_t>(descs[i].addr_type));
-      Put32(blob, static_cast<uint32_t>(descs[i].ir_idx));
-      Put64(blob, value);
+      ir::LaunchSlot slot;
+      slot.addr_type = static_cast<uint32_t>(descs[i].addr_type);
+      slot.index = static_cast<int32_t>(descs[i].ir_idx);
+      std::memcpy(&slot.value, data.data() + i * 8, 8);
+      l.slots.push_back(slot);
     }
-    ++launches;
+    launches.push_back(std::move(l));
     return ge::GRAPH_SUCCESS;
   }
 
-  std::vector<uint8_t> blob;
-  uint32_t launches = 0;
+  std::vector<ir::DeclaredLaunch> launches;
   std::vector<int64_t> workspaces;
 };
 
@@ -91,26 +83,17 @@ void DeclareAnnotatedLaunches(ir::Graph &graph, const std::map<std::string, OpTy
         frame.outputs.push_back(&tensors.back());
       }
       AnnotatedServices services;
-      Put32(services.blob, 1);  // version
-      Put32(services.blob, 0);  // launch count, patched below
       frame.services = &services;
       auto ctx = gert_impl::ContextAccess::Make<gert::AnnotatedArgsContext>(&frame);
       opp::GuardedCall({node.name, node.type, "DeclareLaunchArgs", info.origin},
                        [&] { return annotated->DeclareLaunchArgs(*ctx); });
-      if (services.launches == 0) {
+      if (services.launches.empty()) {
         throw Error(ErrorCategory::kCustomOp, "OA1404", "DeclareLaunchArgs added no launch",
                     "Call ctx.AddLaunch for every kernel the op runs")
             .WithNode(node.name, node.type);
       }
-      std::memcpy(services.blob.data() + 4, &services.launches, 4);
-      ir::AttrValue blob;
-      blob.kind = ir::AttrKind::kBytes;
-      blob.s.assign(services.blob.begin(), services.blob.end());
-      node.attrs[kAnnotatedLaunchesAttr] = blob;
-      ir::AttrValue ws;
-      ws.kind = ir::AttrKind::kListInt;
-      ws.list_i = services.workspaces;
-      node.attrs[kAnnotatedWorkspacesAttr] = ws;
+      node.plan.launches = std::move(services.launches);
+      node.plan.workspace_bytes = std::move(services.workspaces);
     }
   }
 }

@@ -2,8 +2,8 @@
 // not a graph output gets an offset in one arena. Offsets are assigned greedily, largest tensor
 // first, at the lowest offset whose bytes are free for the tensor's whole lifetime (producer to
 // last consumer, in topological order), so tensors whose lifetimes do not overlap share memory.
-// The plan is stored on each node as the ListInt attribute `_output_offsets` (-1 = not planned),
-// as GE records output offsets on a built model's OpDef (`output_i`).
+// The plan is stored on each node as NodePlan::output_offsets (-1 = not planned; the OM's typed
+// NodePlan table), as GE records output offsets on a built model's OpDef (`output_i`).
 #include <algorithm>
 
 #include "openatc/common/dtype.h"
@@ -86,11 +86,10 @@ int64_t PlanMemory(ir::Graph &graph) {
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     ir::Node &n = graph.nodes[i];
     if (IsFrameworkOp(n.type)) continue;
-    ir::AttrValue offsets;
-    offsets.kind = ir::AttrKind::kListInt;
-    for (int32_t it : item_of[i]) offsets.list_i.push_back(it >= 0 ? items[static_cast<size_t>(it)].offset : -1);
-    n.attrs[kOutputOffsetsAttr] = offsets;
+    n.plan.output_offsets.clear();
+    for (int32_t it : item_of[i]) n.plan.output_offsets.push_back(it >= 0 ? items[static_cast<size_t>(it)].offset : -1);
   }
+  graph.arena_bytes = arena;
   return arena;
 }
 

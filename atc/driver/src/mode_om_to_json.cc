@@ -1,6 +1,6 @@
 // atc --mode=1: an OpenATC OM (or a GE IR graph file) -> the graph as ge.proto.ModelDef JSON that
 // atc compiles again, plus, for an OM, its facts in the sibling file "<x>.om_info.json"
-// (tensors, artifacts, deliverables, target, producer, build options, container segments).
+// (tensors, artifacts, deliverables, the plan, target, producer, build options, container segments).
 #include <cstring>
 
 #include <nlohmann/json.hpp>
@@ -32,6 +32,30 @@ ordered_json IoJson(const std::vector<ModelIo> &ios) {
     a.push_back(j);
   }
   return a;
+}
+
+// The compiler's plan (OM NodePlan): the arena, and per planned node its output offsets,
+// workspaces and declared launches.
+ordered_json PlanJson(const ir::Graph &g) {
+  ordered_json nodes = ordered_json::array();
+  for (const auto &n : g.nodes) {
+    if (n.plan.empty()) continue;
+    ordered_json launches = ordered_json::array();
+    for (const auto &l : n.plan.launches) {
+      ordered_json slots = ordered_json::array();
+      for (const auto &s : l.slots) slots.push_back({{"addr_type", s.addr_type}, {"index", s.index}, {"value", s.value}});
+      launches.push_back({{"kernel_name", l.kernel_name},
+                          {"block_dim", l.block_dim},
+                          {"binary_bytes", l.binary.size},
+                          {"xxh3", Hex64(HashBytes(l.binary))},
+                          {"slots", slots}});
+    }
+    nodes.push_back({{"node", n.name},
+                     {"output_offsets", n.plan.output_offsets},
+                     {"workspace_bytes", n.plan.workspace_bytes},
+                     {"launches", launches}});
+  }
+  return {{"arena_bytes", g.arena_bytes}, {"nodes", nodes}};
 }
 
 ordered_json OmFacts(const om::Model &m, const om::ContainerInfo &info) {
@@ -85,6 +109,7 @@ ordered_json OmFacts(const om::Model &m, const om::ContainerInfo &info) {
                     {"xxh3", Hex64(d.hash)},
                     {"op_types", d.op_types}});
   j["deliverables"] = dels;
+  j["plan"] = PlanJson(m.graph);
 
   ordered_json segs = ordered_json::array();
   for (size_t k = 0; k < info.segments.size(); ++k) {

@@ -32,8 +32,9 @@ struct AnnotatedNode {
   std::vector<std::unique_ptr<HostBuffer>> workspaces;  ///< model-owned
 };
 
-/// Parses the node's `_annotated_launches` record and loads its kernels; nullptr when the node
-/// has none. Throws openatc::Error (kCorruptOm) for a malformed record.
+/// Loads the kernels of the node's declared launches (NodePlan::launches) and allocates its
+/// workspaces; nullptr when the node has none. Throws openatc::Error (kCorruptOm, OA2109) for a
+/// kernel that does not load.
 std::unique_ptr<AnnotatedNode> LoadAnnotated(const ir::Node &node, const std::string &path);
 
 /// Launches the node's declared kernels with this frame's addresses on `stream` and waits.

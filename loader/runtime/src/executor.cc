@@ -383,8 +383,9 @@ std::vector<tensor_io::HostTensor> RunCore(LoadedModel::Impl &im, const std::vec
       } else if (auto d = direct_bound.find({ni, static_cast<int32_t>(k)}); d != direct_bound.end()) {
         addr = d->second.data;
         size = d->second.size;
-      } else if (k < nr.planned_offsets.size() && nr.planned_offsets[k] >= 0 && im.arena != nullptr) {
-        addr = im.arena->data() + nr.planned_offsets[k];
+      } else if (const auto &plan = node.plan.output_offsets;
+                 k < plan.size() && plan[k] >= 0 && im.arena != nullptr) {
+        addr = im.arena->data() + plan[k];
         const int64_t n = ShapeElementCount(node.output_descs[k].shape);
         size = n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(node.output_descs[k].dtype);
       }

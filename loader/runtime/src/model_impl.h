@@ -30,7 +30,6 @@ struct NodeRuntime {
   gert_impl::LegacyInferHooks legacy_infer;    ///< those hooks, called per run in dynamic models
   ge::ArgsUpdater *updater = nullptr;          ///< patches recorded args when addresses change
   std::string origin;                          ///< deliverable name for messages
-  std::vector<int64_t> planned_offsets;        ///< arena offset per output (-1: none), static models
   std::unique_ptr<AnnotatedNode> annotated;    ///< launched from declarations, no Execute
 };
 

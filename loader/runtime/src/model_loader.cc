@@ -46,37 +46,13 @@ void CheckTarget(const om::Model &m, const std::string &path) {
         .WithFile(path);
   }
 }
-// Reads the compiler's memory plan (`_output_offsets` on every custom-op node) and allocates the
-// arena. A model without a complete plan runs with per-run allocations.
+// The compiler's memory plan (NodePlan::output_offsets, Graph::arena_bytes; bounds checked by the
+// OM reader) and the arena it needs. A model without a plan runs with per-run allocations.
 void SetUpArena(LoadedModel::Impl &im) {
   const ir::Graph &g = im.model.graph;
-  size_t arena = 0;
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const ir::Node &node = g.nodes[i];
-    if (IsFrameworkOp(node.type)) continue;
-    auto it = node.attrs.find("_output_offsets");
-    if (it == node.attrs.end() || it->second.kind != ir::AttrKind::kListInt ||
-        it->second.list_i.size() != node.output_descs.size()) {
-      for (auto &nr : im.nodes) nr.planned_offsets.clear();
-      return;
-    }
-    im.nodes[i].planned_offsets = it->second.list_i;
-    for (size_t k = 0; k < node.output_descs.size(); ++k) {
-      const int64_t off = it->second.list_i[k];
-      if (off < 0) continue;
-      const int64_t n = ShapeElementCount(node.output_descs[k].shape);
-      const size_t bytes = n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(node.output_descs[k].dtype);
-      if (n < 0 || static_cast<uint64_t>(off) > (uint64_t{1} << 48)) {
-        throw Error(ErrorCategory::kCorruptOm, "OA2107", "the memory plan of output " + std::to_string(k) + " is invalid",
-                    "Rebuild the OM with atc")
-            .WithFile(im.path)
-            .WithNode(node.name, node.type);
-      }
-      arena = std::max(arena, static_cast<size_t>(off) + bytes);
-    }
-  }
-  im.arena_bytes = arena;
-  if (arena > 0) im.arena = std::make_unique<HostBuffer>(arena);
+  if (g.arena_bytes < 0) return;
+  im.arena_bytes = static_cast<size_t>(g.arena_bytes);
+  if (im.arena_bytes > 0) im.arena = std::make_unique<HostBuffer>(im.arena_bytes);
 }
 
 }  // namespace

@@ -79,6 +79,34 @@ struct Endpoint {
   bool operator==(const Endpoint &o) const { return node == o.node && index == o.index; }
 };
 
+/// One argument slot of a declared launch (ge::AddrType `addr_type`: INPUT_INSTANCE,
+/// OUTPUT_INSTANCE and WORKSPACE take the address of input/output/workspace `index` at run time;
+/// CUSTOM_VALUE passes `value` itself).
+struct LaunchSlot {
+  uint32_t addr_type = 0;
+  int32_t index = 0;
+  uint64_t value = 0;
+};
+
+/// A kernel launch an AnnotatedArgsOp declared at compile time: its kernel binary (what
+/// aclrtBinaryLoadFromData loads), the entry name, block_dim and the argument slots in order.
+struct DeclaredLaunch {
+  std::string kernel_name;
+  Bytes binary;
+  uint32_t block_dim = 0;
+  std::vector<LaunchSlot> slots;
+};
+
+/// What the compiler planned for a node and the runtime executes as planned (OM `NodePlan`).
+struct NodePlan {
+  /// Arena offset of each output, -1 for an output outside the arena (a graph output bound to
+  /// the caller's buffer); empty when the node has no plan (framework nodes, run-time shapes).
+  std::vector<int64_t> output_offsets;
+  std::vector<DeclaredLaunch> launches;   ///< AnnotatedArgsOp nodes of a static graph only
+  std::vector<int64_t> workspace_bytes;   ///< size of each workspace the launches address
+  bool empty() const { return output_offsets.empty() && launches.empty() && workspace_bytes.empty(); }
+};
+
 struct Node {
   std::string name;
   std::string type;
@@ -87,6 +115,7 @@ struct Node {
   std::vector<TensorDesc> input_descs;      ///< same length as inputs
   std::vector<TensorDesc> output_descs;     ///< one per output anchor
   std::map<std::string, AttrValue> attrs;   ///< sorted, so serialisation is deterministic
+  NodePlan plan;                            ///< set by the compiler's planning passes
 };
 
 struct Graph {
@@ -97,6 +126,9 @@ struct Graph {
   /// Model outputs in order (what NetOutput consumes). The NetOutput node itself, if any, is
   /// kept in `nodes` with these as its inputs.
   std::vector<Endpoint> outputs;
+  /// Bytes of the static memory plan's arena (every NodePlan::output_offsets entry lies inside);
+  /// -1 when the graph has no static plan (shapes known only at run time).
+  int64_t arena_bytes = -1;
 
   int32_t FindNode(const std::string &name) const;  ///< -1 if absent
 };

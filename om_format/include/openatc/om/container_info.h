@@ -17,7 +17,7 @@ namespace openatc::om {
 /// How a segment's stored bytes encode its raw bytes (om.fbs `Codec`).
 enum class SegmentCodec : uint8_t { kNone = 0, kZstd = 1 };
 /// What a segment holds (om.fbs `SegmentKind`).
-enum class SegmentKind : uint8_t { kWeight = 0, kArtifact = 1, kDeliverable = 2 };
+enum class SegmentKind : uint8_t { kWeight = 0, kArtifact = 1, kDeliverable = 2, kKernel = 3 };
 
 struct SegmentInfo {
   uint64_t offset = 0;       ///< bytes, relative to the segment area (a multiple of 64)

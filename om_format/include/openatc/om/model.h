@@ -55,13 +55,14 @@ struct OpArtifact {
 /// Container format version this library writes (om_format/FORMAT.md). A reader accepts any
 /// file of the same major version whose minimum reader version is not newer than this.
 inline constexpr uint16_t kFormatMajor = 1;
-inline constexpr uint16_t kFormatMinor = 0;
+inline constexpr uint16_t kFormatMinor = 1;
 
 struct Model {
   uint16_t format_major = kFormatMajor;  ///< container format version of the file read
   uint16_t format_minor = kFormatMinor;
-  /// Oldest reader format that can use the file read. The writer always records its own
-  /// minimum (1.0 for this version); the values here are ignored when writing.
+  /// Oldest reader format that can use the file read. The writer records the oldest that reads
+  /// what it wrote (1.1 when a node has declared launches, else 1.0); the values here are
+  /// ignored when writing.
   uint16_t min_reader_major = kFormatMajor;
   uint16_t min_reader_minor = kFormatMinor;
   /// Build time, seconds since the Unix epoch, or -1 for none. Written only when >= 0 or, when

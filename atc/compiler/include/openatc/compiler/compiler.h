@@ -78,12 +78,11 @@ void InferShapes(ir::Graph &graph, const FoldOptions *fold = nullptr);
 /// inputs, control inputs, graph inputs and outputs are renumbered; order is kept. Returns the
 /// number of nodes removed.
 size_t RemoveDeadNodes(ir::Graph &graph, const std::set<std::string> &removable_types);
-/// The node attribute holding the memory plan: one arena offset per output, -1 = not planned.
-inline constexpr const char *kOutputOffsetsAttr = "_output_offsets";
-/// Plans the arena of a static graph (every custom-op output shape known); writes
-/// kOutputOffsetsAttr on every custom-op node and returns the arena size in bytes, or -1 (and
-/// writes nothing) for a graph with run-time shapes. Graph outputs are not planned: they are
-/// bound to the caller's buffers.
+/// Plans the arena of a static graph (every custom-op output shape known): sets
+/// NodePlan::output_offsets on every non-framework node (-1 = not in the arena) and
+/// Graph::arena_bytes, and returns the arena size in bytes; returns -1 (and writes nothing) for a
+/// graph with run-time shapes. Graph outputs are not planned: they are bound to the caller's
+/// buffers.
 int64_t PlanMemory(ir::Graph &graph);
 
 /// Up to three of `candidates` close to `name` (case-insensitive edit distance), closest first.
