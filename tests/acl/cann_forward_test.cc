@@ -16,14 +16,10 @@
 #include "acl/acl_rt_compile.h"
 #include "acl/acl_rtc_error.h"
 #include "acl_test_util.h"
+#include "openatc/common/target.h"
 #include "openatc/om/model.h"
-#include "openatc/rtc/target.h"
+#include "openatc/rt/runtime.h"
 #include "run_command.h"
-
-namespace openatc::rt {
-// Exported by libascendcl (loader/rt/src/cann_runtime.h).
-std::string ActiveBackend();
-}  // namespace openatc::rt
 
 using namespace openatc::testing;
 
@@ -75,7 +71,7 @@ std::vector<std::string> Lines(const std::string &path) {
 TEST_CASE("RTC for an Ascend target without CANN", "[acl][cann]") {
   const std::string dir = MakeTempDir();
   setenv("ASCEND_HOME_PATH", (dir + "/none").c_str(), 1);
-  openatc::rtc::SetCurrentTarget("Ascend910B1");
+  openatc::target::SetCurrentTarget("Ascend910B1");
   aclrtcProg prog = nullptr;
   CHECK(aclrtcCreateProg(&prog, "int x;", "k", 0, nullptr, nullptr) == ACL_ERROR_RTC_FAILURE);
   CHECK(prog == nullptr);
@@ -83,7 +79,7 @@ TEST_CASE("RTC for an Ascend target without CANN", "[acl][cann]") {
                             "not found; searched " + dir + "/none/lib64/libacl_rtc.so, /usr/local/Ascend/ascend-toolkit/"
                             "latest/lib64/libacl_rtc.so, /usr/local/Ascend/cann/lib64/libacl_rtc.so. Install CANN and "
                             "set ASCEND_HOME_PATH, or build for --soc_version host."));
-  openatc::rtc::SetCurrentTarget("host");
+  openatc::target::SetCurrentTarget("host");
   unsetenv("ASCEND_HOME_PATH");
   RemoveTree(dir);
 }
@@ -91,12 +87,12 @@ TEST_CASE("RTC for an Ascend target without CANN", "[acl][cann]") {
 TEST_CASE("RTC for an Ascend target forwards to CANN's RTC (stand-in)", "[acl][cann]") {
   setenv("ASCEND_HOME_PATH", StandinHome().c_str(), 1);
   // A host program created before the switch stays with the host RTC.
-  openatc::rtc::SetCurrentTarget("host");
+  openatc::target::SetCurrentTarget("host");
   aclrtcProg host = nullptr;
   REQUIRE(aclrtcCreateProg(&host, "int x;", "host_prog", 0, nullptr, nullptr) == ACL_SUCCESS);
 
-  openatc::rtc::SetCurrentTarget("Ascend910B1");
-  CHECK(openatc::rtc::CurrentTarget() == "Ascend910B1");
+  openatc::target::SetCurrentTarget("Ascend910B1");
+  CHECK(openatc::target::CurrentTarget() == "Ascend910B1");
   const std::string source = "extern \"C\" void k() {}\n";
   aclrtcProg prog = nullptr;
   REQUIRE(aclrtcCreateProg(&prog, source.c_str(), "k", 0, nullptr, nullptr) == ACL_SUCCESS);
@@ -126,7 +122,7 @@ TEST_CASE("RTC for an Ascend target forwards to CANN's RTC (stand-in)", "[acl][c
   CHECK(aclrtcGetBinDataSize(host, &size) == ACL_ERROR_RTC_INVALID_PROG);
   CHECK(RecentErrorContains("program 'host_prog' has no binary"));
   CHECK(aclrtcDestroyProg(&host) == ACL_SUCCESS);
-  openatc::rtc::SetCurrentTarget("host");
+  openatc::target::SetCurrentTarget("host");
   unsetenv("ASCEND_HOME_PATH");
 }
 

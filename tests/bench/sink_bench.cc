@@ -12,7 +12,7 @@
 using namespace openatc;
 
 namespace {
-double MeasureUs(runtime::LoadedModel &m, const std::vector<tensor_io::HostTensor> &in, int runs) {
+double MeasureUs(runtime::LoadedModel &m, const std::vector<HostTensor> &in, int runs) {
   for (int i = 0; i < 10; ++i) m.Run(in);  // warm-up (and the recording run of the sink mode)
   const auto t0 = std::chrono::steady_clock::now();
   for (int i = 0; i < runs; ++i) m.Run(in);
@@ -31,7 +31,7 @@ int main() {
     std::fprintf(stderr, "atc failed:\n%s", atc.err.c_str());
     return 1;
   }
-  tensor_io::HostTensor x;
+  HostTensor x;
   x.dtype = ge::DT_FLOAT;
   x.shape = {4, 4};
   x.data.assign(64, 0);

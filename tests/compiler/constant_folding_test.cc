@@ -115,8 +115,8 @@ std::unique_ptr<runtime::LoadedModel> Load(const om::Model &m) {
 }
 
 template <typename T>
-tensor_io::HostTensor Host(ge::DataType dt, std::vector<int64_t> shape, const std::vector<T> &v) {
-  tensor_io::HostTensor t;
+HostTensor Host(ge::DataType dt, std::vector<int64_t> shape, const std::vector<T> &v) {
+  HostTensor t;
   t.dtype = dt;
   t.shape = shape;
   t.data.resize(v.size() * sizeof(T));
@@ -125,7 +125,7 @@ tensor_io::HostTensor Host(ge::DataType dt, std::vector<int64_t> shape, const st
 }
 
 template <typename T>
-std::vector<T> Values(const tensor_io::HostTensor &t) {
+std::vector<T> Values(const HostTensor &t) {
   std::vector<T> v(t.data.size() / sizeof(T));
   std::memcpy(v.data(), t.data.data(), v.size() * sizeof(T));
   return v;

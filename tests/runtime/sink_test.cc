@@ -30,15 +30,15 @@ std::string AddGraph(const std::string &type, int64_t n) {
          "{ \"name\": \"add\", \"type\": \"" + type + "\", \"input\": [\"x:0\", \"y:0\"] } ] } ] }";
 }
 
-tensor_io::HostTensor Floats(std::vector<float> v) {
-  tensor_io::HostTensor t;
+HostTensor Floats(std::vector<float> v) {
+  HostTensor t;
   t.dtype = ge::DT_FLOAT;
   t.shape = {static_cast<int64_t>(v.size())};
   t.data.resize(v.size() * 4);
   std::memcpy(t.data.data(), v.data(), t.data.size());
   return t;
 }
-std::vector<float> AsFloats(const tensor_io::HostTensor &t) {
+std::vector<float> AsFloats(const HostTensor &t) {
   std::vector<float> v(t.data.size() / 4);
   std::memcpy(v.data(), t.data.data(), t.data.size());
   return v;

@@ -1,6 +1,6 @@
 // STAND-IN for CANN's libacl_rtc.so, built only for tests. It is NOT CANN and compiles nothing:
 // CANN is proprietary and cannot be installed here, so OpenATC's forwarding of aclrtc* to CANN's
-// RTC (loader/rtc/src/cann_rtc.cc) is tested against this library, installed by
+// RTC (device/rtc/src/cann_rtc.cc) is tested against this library, installed by
 // tests/standins/CMakeLists.txt as <build>/tests/standins/ascend_home/lib64/libacl_rtc.so.
 //
 // Recognisable behaviour: aclrtcCompileProg "compiles" any source into a fixed ELF-looking blob

@@ -1,6 +1,6 @@
 // STAND-IN for CANN's libascendcl.so (the NPU runtime), built only for tests. It is NOT CANN and
 // runs nothing on any device: CANN is proprietary and cannot be installed here, so OpenATC's
-// forwarding of aclrt* to CANN's runtime (loader/rt/src/cann_runtime.cc) is tested against this
+// forwarding of aclrt* to CANN's runtime (device/rt/src/cann_runtime.cc) is tested against this
 // library, installed by tests/standins/CMakeLists.txt as
 // <build>/tests/standins/ascend_home/lib64/libascendcl.so.
 //

@@ -1,5 +1,5 @@
 // --soc_version resolution: host, the Ascend names (case-normalised), and the CANN RTC lookup;
-// records the resolved target as the RTC's current target (openatc/rtc/target.h).
+// records the resolved target as the RTC's current target (openatc/common/target.h).
 #include "openatc/compiler/target.h"
 
 #include <algorithm>
@@ -7,10 +7,8 @@
 #include <cstdlib>
 
 #include "openatc/common/error.h"
+#include "openatc/common/target.h"
 #include "openatc/opp/opp_paths.h"
-// Header-only internal API of libacl_rtc (no link needed); reached by path because
-// openatc_compiler does not link acl_rtc.
-#include "openatc/rtc/target.h"
 
 namespace openatc::compiler {
 namespace {
@@ -36,7 +34,7 @@ Target ResolveTarget(const std::string &soc_version) {
                 "Pass --soc_version host to build for this CPU");
   }
   if (Lower(soc_version) == "host") {
-    rtc::SetCurrentTarget("host");
+    target::SetCurrentTarget("host");
     return Target{"host", opp::HostArch()};
   }
   std::string canonical;
@@ -50,15 +48,15 @@ Target ResolveTarget(const std::string &soc_version) {
                 "Pass --soc_version host to build for this CPU");
   }
   // CANN's RTC compiles for Ascend: libacl_rtc forwards every program created from here on
-  // (openatc/rtc/target.h "current target"); without it, fail now naming every path searched.
+  // (openatc/common/target.h "current target"); without it, fail now naming every path searched.
   std::vector<std::string> searched;
-  if (rtc::FindCannLibrary("libacl_rtc.so", &searched).empty()) {
+  if (target::FindCannLibrary("libacl_rtc.so", &searched).empty()) {
     throw Error(ErrorCategory::kUsage, "OA1301",
                 "--soc_version " + canonical + " needs CANN's RTC (libacl_rtc.so), which was not found; searched " +
-                    rtc::JoinPaths(searched),
+                    target::JoinPaths(searched),
                 "Install CANN and set ASCEND_HOME_PATH, or pass --soc_version host to build for this CPU");
   }
-  rtc::SetCurrentTarget(canonical);
+  target::SetCurrentTarget(canonical);
   return Target{canonical, ""};
 }
 

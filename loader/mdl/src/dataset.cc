@@ -5,9 +5,9 @@
 
 #include <memory>
 
-#include "error_state.h"
 #include "handles.h"
 #include "mdl_error.h"
+#include "openatc/rt/error_state.h"
 
 using openatc::rt::Guard;
 using openatc::rt::ThrowAcl;

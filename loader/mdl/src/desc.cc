@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "acl/acl_mdl.h"
-#include "error_state.h"
 #include "handles.h"
 #include "mdl_error.h"
 #include "model_registry.h"
+#include "openatc/rt/error_state.h"
 
 struct aclmdlDesc {
   bool filled = false;

@@ -11,11 +11,11 @@
 
 #include "acl/acl_mdl.h"
 #include "dataset.h"
-#include "error_state.h"
 #include "mdl_error.h"
 #include "model_registry.h"
 #include "openatc/common/dtype.h"
-#include "stream.h"
+#include "openatc/rt/acl_internal.h"
+#include "openatc/rt/error_state.h"
 
 using openatc::rt::Guard;
 using openatc::rt::ThrowAcl;
@@ -27,7 +27,7 @@ namespace {
 std::string Quoted(const std::string &s) { return "'" + s + "'"; }
 
 // Checks every input buffer; with `copy` also returns the inputs as host tensors.
-std::vector<tensor_io::HostTensor> GatherInputs(const ModelEntry &entry, const aclmdlDataset &input, bool copy = true) {
+std::vector<HostTensor> GatherInputs(const ModelEntry &entry, const aclmdlDataset &input, bool copy = true) {
   const auto &want = entry.model->inputs();
   if (input.buffers.size() != want.size()) {
     ThrowAcl(ACL_ERROR_MODEL_INPUT_NOT_MATCH,
@@ -35,7 +35,7 @@ std::vector<tensor_io::HostTensor> GatherInputs(const ModelEntry &entry, const a
                  std::to_string(entry.id) + " has " + std::to_string(want.size()) + " inputs",
              "Add one buffer per model input, in model input order");
   }
-  std::vector<tensor_io::HostTensor> tensors(want.size());
+  std::vector<HostTensor> tensors(want.size());
   for (size_t i = 0; i < want.size(); ++i) {
     const runtime::IoDesc &io = want[i];
     if (ShapeElementCount(io.shape) < 0) {
@@ -89,7 +89,7 @@ void CheckOutputs(const ModelEntry &entry, const aclmdlDataset &output) {
   }
 }
 
-void Scatter(const ModelEntry &entry, const std::vector<tensor_io::HostTensor> &results, aclmdlDataset &output) {
+void Scatter(const ModelEntry &entry, const std::vector<HostTensor> &results, aclmdlDataset &output) {
   const auto &want = entry.model->outputs();
   for (size_t i = 0; i < results.size() && i < output.buffers.size(); ++i) {
     const size_t size = aclGetDataBufferSizeV2(output.buffers[i]);
@@ -128,8 +128,8 @@ void Execute(uint32_t model_id, const aclmdlDataset *input, aclmdlDataset *outpu
     }
     return;
   }
-  std::vector<tensor_io::HostTensor> inputs = GatherInputs(*entry, in);
-  std::vector<tensor_io::HostTensor> results;
+  std::vector<HostTensor> inputs = GatherInputs(*entry, in);
+  std::vector<HostTensor> results;
   {
     std::lock_guard<std::mutex> lock(entry->run_mutex);
     try {

@@ -7,7 +7,7 @@
 #include <string>
 #include <unordered_set>
 
-#include "error_state.h"
+#include "openatc/rt/error_state.h"
 
 namespace openatc {
 namespace mdl {

@@ -4,7 +4,7 @@
 //
 // Targets: an OM built for host runs on the host runtime; LoadedModel::Load refuses one built for
 // another CPU architecture, naming both targets. An OM built for an Ascend soc_version selects
-// the CANN backend of libascendcl (loader/rt/src/cann_runtime.h): its deliverables still run on
+// the CANN backend of libascendcl (device/rt/src/cann_runtime.h): its deliverables still run on
 // this CPU (as GE runs a custom op's Execute on the host), and every aclrt* they, the executor
 // and the application make goes to CANN's libascendcl.so. Without CANN the load fails naming the
 // target and every path searched.
@@ -14,13 +14,13 @@
 #include <vector>
 
 #include "acl/acl_mdl.h"
-#include "cann_runtime.h"
-#include "error_state.h"
 #include "mdl_error.h"
 #include "model_registry.h"
+#include "openatc/common/target.h"
 #include "openatc/om/model.h"
 #include "openatc/opp/opp_paths.h"
-#include "openatc/rtc/target.h"
+#include "openatc/rt/acl_internal.h"
+#include "openatc/rt/error_state.h"
 #include "openatc/runtime/model.h"
 
 using openatc::rt::Guard;
@@ -37,7 +37,7 @@ bool IsAscend(const std::string &soc_version) { return soc_version.rfind("Ascend
 /** Selects the runtime backend for the OM's target, then loads it. */
 std::unique_ptr<runtime::LoadedModel> LoadForTarget(om::Model model, const std::string &label) {
   const std::string soc = model.target.soc_version;
-  if (IsAscend(soc) || rtc::IsHostTarget(soc)) {
+  if (IsAscend(soc) || target::IsHostTarget(soc)) {
     try {
       rt::SelectBackendOrThrow(soc);
     } catch (const openatc::Error &e) {

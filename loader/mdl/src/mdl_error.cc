@@ -1,7 +1,7 @@
 // ACL error codes for aclmdl* failures (see mdl_error.h).
 #include "mdl_error.h"
 
-#include "error_state.h"
+#include "openatc/rt/error_state.h"
 
 namespace openatc {
 namespace mdl {

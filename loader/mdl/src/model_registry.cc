@@ -1,7 +1,7 @@
 // The table of loaded models (see model_registry.h).
 #include "model_registry.h"
 
-#include "error_state.h"
+#include "openatc/rt/error_state.h"
 
 namespace openatc {
 namespace mdl {

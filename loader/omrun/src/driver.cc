@@ -12,6 +12,7 @@
 #include "openatc/omrun/options.h"
 #include "openatc/rt/runtime.h"
 #include "openatc/runtime/model.h"
+#include "openatc/tensor_io/tensor_io.h"
 
 namespace openatc::omrun {
 namespace {

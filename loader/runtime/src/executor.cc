@@ -33,13 +33,13 @@ bool ShapeMatches(const std::vector<int64_t> &want, const std::vector<int64_t> &
 
 // True when the bound result buffer holds exactly what the tensor describes (the op wrote into
 // it with the compiled shape), so it can be returned without a copy.
-bool BoundResultValid(const gert::Tensor &t, const tensor_io::HostTensor &h) {
+bool BoundResultValid(const gert::Tensor &t, const HostTensor &h) {
   return t.GetAddr() == h.data.data() && gert_impl::FromGertShape(t.GetStorageShape()) == h.shape &&
          t.GetDataType() == h.dtype;
 }
 
-tensor_io::HostTensor ToHost(const gert::Tensor &t) {
-  tensor_io::HostTensor h;
+HostTensor ToHost(const gert::Tensor &t) {
+  HostTensor h;
   h.dtype = t.GetDataType();
   h.shape = gert_impl::FromGertShape(t.GetStorageShape());
   int64_t n = ShapeElementCount(h.shape);
@@ -207,12 +207,12 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
   return nullptr;
 }
 
-std::vector<tensor_io::HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView> &inputs,
+std::vector<HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView> &inputs,
                                            const std::vector<LoadedModel::Buffer> *direct);
 
 }  // namespace
 
-std::vector<tensor_io::HostTensor> LoadedModel::Run(const std::vector<tensor_io::HostTensor> &inputs) {
+std::vector<HostTensor> LoadedModel::Run(const std::vector<HostTensor> &inputs) {
   std::vector<InView> views;
   for (const auto &t : inputs) views.push_back({t.data.data(), t.data.size(), t.dtype, t.shape});
   return RunCore(*impl_, views, nullptr);
@@ -251,7 +251,7 @@ void LoadedModel::RunWithBuffers(const std::vector<Buffer> &inputs, const std::v
 }
 
 namespace {
-std::vector<tensor_io::HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView> &inputs,
+std::vector<HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView> &inputs,
                                            const std::vector<LoadedModel::Buffer> *direct) {
   const ir::Graph &g = im.model.graph;
   if (inputs.size() != im.inputs.size()) {
@@ -285,7 +285,7 @@ std::vector<tensor_io::HostTensor> RunCore(LoadedModel::Impl &im, const std::vec
   for (const auto &o : g.outputs) ++uses[{o.node, o.index}];  // outputs are read at the end
 
   // Static models: graph outputs produced by custom ops are bound to the result buffers.
-  std::vector<tensor_io::HostTensor> results(g.outputs.size());
+  std::vector<HostTensor> results(g.outputs.size());
   std::map<std::pair<int32_t, int32_t>, size_t> bound;
   std::map<std::pair<int32_t, int32_t>, HostBuffer *> fixed_out;
   std::map<std::pair<int32_t, int32_t>, LoadedModel::Buffer> direct_bound;
@@ -430,13 +430,13 @@ std::vector<tensor_io::HostTensor> RunCore(LoadedModel::Impl &im, const std::vec
       if (it != values.end() && it->second.pending > 0 && --it->second.pending == 0) values.erase(it);
     }
   }
-  std::vector<tensor_io::HostTensor> out;
+  std::vector<HostTensor> out;
   if (direct != nullptr) {
     for (size_t r = 0; r < g.outputs.size(); ++r) {
       const gert::Tensor &t = values.at({g.outputs[r].node, g.outputs[r].index}).tensor;
       const LoadedModel::Buffer &b = (*direct)[r];
       if (t.GetAddr() == b.data) continue;  // written in place
-      tensor_io::HostTensor h = ToHost(t);
+      HostTensor h = ToHost(t);
       if (h.data.size() > b.size) {
         throw Error(ErrorCategory::kInvalidInput, "OA2206",
                     "output " + std::to_string(r) + " ('" + im.outputs[r].name + "') has " +

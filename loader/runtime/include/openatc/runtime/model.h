@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "openatc/common/host_tensor.h"
 #include "openatc/om/model.h"
-#include "openatc/tensor_io/tensor_io.h"
 
 namespace openatc::gert_impl {
 class CustomOpRegistry;
@@ -65,7 +65,7 @@ class LoadedModel {
   /// Runs once. `inputs` in model input order; each is checked against the input's dtype and
   /// shape (kInvalidInput naming the input). Returns the outputs in model output order with the
   /// shapes the ops produced.
-  std::vector<tensor_io::HostTensor> Run(const std::vector<tensor_io::HostTensor> &inputs);
+  std::vector<HostTensor> Run(const std::vector<HostTensor> &inputs);
 
   /// Caller-owned memory for one model input or output (host memory of the host target).
   struct Buffer {

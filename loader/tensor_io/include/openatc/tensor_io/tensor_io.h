@@ -24,17 +24,13 @@
 #include <vector>
 
 #include "graph/types.h"
+#include "openatc/common/host_tensor.h"
 
 namespace openatc {
 namespace tensor_io {
 
-/// A dense, C-order (row-major), little-endian tensor in host memory.
-/// `data.size()` == element count x DataTypeSize(dtype); a scalar has an empty `shape`.
-struct HostTensor {
-  ge::DataType dtype = ge::DT_UNDEFINED;
-  std::vector<int64_t> shape;
-  std::vector<uint8_t> data;
-};
+/// The runtime's host tensor (openatc/common/host_tensor.h).
+using HostTensor = openatc::HostTensor;
 
 enum class FileKind { kNpy, kBin, kPb };
 

@@ -1,0 +1,76 @@
+/**
+ * @file openatc/rt/runtime.h
+ * Internal C++ interface of the host ACL runtime (libascendcl) for the rest of OpenATC's
+ * runtime (executor, omrun, RTC). Not part of the public SDK.
+ *
+ * Thread pool: kernel launches run their blocks on one process-wide pool.
+ * Launch observers: a component (the "sink" executor that records an op's launches during its
+ * one Execute at model load) can watch every launch made on one stream. The launch still runs.
+ */
+#ifndef OPENATC_RT_RUNTIME_H_
+#define OPENATC_RT_RUNTIME_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "acl/acl_rt.h"
+
+#define OPENATC_RT_EXPORT __attribute__((visibility("default")))
+
+namespace openatc {
+namespace rt {
+
+/** Sets the number of threads that run kernel blocks (the calling thread counts as one).
+ *  0 restores the default, std::thread::hardware_concurrency(). Must not be called from inside
+ *  a kernel. Takes effect for later launches. */
+OPENATC_RT_EXPORT void SetThreadCount(unsigned threads);
+/** The current number of block threads (>= 1). */
+OPENATC_RT_EXPORT unsigned GetThreadCount();
+
+/** One kernel launch as seen on a stream. */
+struct LaunchRecord {
+  aclrtFuncHandle func = nullptr;  ///< from aclrtBinaryGetFunction; valid while its binary is loaded
+  std::string kernel_name;         ///< the kernel's exported name
+  uint32_t block_dim = 0;          ///< numBlocks, 1..65535
+  bool host_args_copied = false;   ///< true: aclrtLaunchKernelWithHostArgs (bytes in host_args)
+  std::vector<uint8_t> host_args;  ///< WithHostArgs: a copy of the args block
+  const void *args_ptr = nullptr;  ///< V2: the caller-owned args block (not copied)
+  size_t args_size = 0;            ///< bytes of the args block (both forms)
+};
+
+/** Called on the launching thread before the launch's blocks run. Must not throw. */
+using LaunchObserver = std::function<void(const LaunchRecord &)>;
+
+/** Installs `observer` for launches on `stream` (nullptr = the default stream), replacing any
+ *  previous one. Returns ACL_ERROR_INVALID_PARAM for an unknown stream handle. */
+OPENATC_RT_EXPORT aclError SetLaunchObserver(aclrtStream stream, LaunchObserver observer);
+/** Removes the observer of `stream` (no-op when none). */
+OPENATC_RT_EXPORT aclError ClearLaunchObserver(aclrtStream stream);
+
+/** Routes this process's aclrt* calls to CANN's runtime for an Ascend `soc_version` (dlopen of
+ *  CANN's libascendcl.so from $ASCEND_HOME_PATH, /usr/local/Ascend/ascend-toolkit/latest,
+ *  /usr/local/Ascend/cann); "host" keeps the host runtime. A process runs one backend: switching
+ *  is refused. Returns an ACL error with aclGetRecentErrMsg() naming the soc and every path
+ *  searched when CANN is absent. */
+OPENATC_RT_EXPORT aclError SelectBackend(const std::string &soc_version);
+/** "host", or the Ascend soc_version whose CANN backend is active. */
+OPENATC_RT_EXPORT std::string ActiveBackend();
+
+/** The kernel name of a function handle ("" for an unknown handle). */
+OPENATC_RT_EXPORT std::string FunctionName(aclrtFuncHandle func);
+/** The binary a function handle belongs to (nullptr for an unknown handle). */
+OPENATC_RT_EXPORT aclrtBinHandle FunctionBinary(aclrtFuncHandle func);
+/** The exact bytes a binary was loaded from (empty for an unknown handle). */
+OPENATC_RT_EXPORT std::vector<uint8_t> BinaryBytes(aclrtBinHandle binary);
+
+/** Records `text` as the calling thread's most recent ACL error (what aclGetRecentErrMsg
+ *  returns). Used by the other SDK libraries (RTC) so one call reports every failure. */
+OPENATC_RT_EXPORT void SetRecentError(const char *text);
+
+}  // namespace rt
+}  // namespace openatc
+
+#endif  // OPENATC_RT_RUNTIME_H_
