@@ -35,7 +35,8 @@ TEST_CASE("compilable_add_custom: atc compiles single_add.json and omrun gives 3
                     AddCustomOpp());
   INFO(atc.out << atc.err);
   REQUIRE(atc.exit_code == 0);
-  CHECK(atc.out == "ATC start working now, please wait for a moment.\nATC run success, welcome to the next use.\n");
+  CHECK(atc.out == "ATC start working now, please wait for a moment.\nOM written to: " + dir +
+                       "/out/single_add.om\nATC run success, welcome to the next use.\n");
 
   SECTION("all-ones input, the shipped ones.npy") {
     auto run = RunOmrun({dir + "/out/single_add.om", "--input", SourcePath("examples/compilable_add_custom/ones.npy"),

@@ -133,7 +133,8 @@ TEST_CASE("frontend_file_errors", "[frontend]") {
   } catch (const Error &e) {
     CHECK(e.category() == ErrorCategory::kIo);
     CHECK(std::string(e.what()) ==
-          "OA1014: 'frontend_tmp_does_not_exist.air': cannot open the graph file. Check the path "
+          "OA1014: 'frontend_tmp_does_not_exist.air': cannot open the graph file: No such file or directory. "
+          "Check the path "
           "given to --model and that the file is readable.");
   }
   try {

@@ -188,15 +188,16 @@ TEST_CASE("frontend_error_attrs_and_descs", "[frontend]") {
 TEST_CASE("frontend_error_parse_failures", "[frontend]") {
   CHECK(ErrorOf("{\n  \"name\": x}") ==
         "E10041: 'g.json': the JSON graph does not parse: Unexpected token (at line 2, column "
-        "11). Fix the JSON (proto3 JSON mapping of ge.proto.ModelDef, air-and-json-graph.md §5).");
+        "11). Fix the JSON (the proto3 JSON mapping of ge.proto.ModelDef in schemas/ge_ir.proto; README.md, "
+        "\"Graph files\", points at an example).");
   CHECK(ErrorOf("{\"name\": \"a\",\n  \"version\": ") ==
         "E10041: 'g.json': the JSON graph does not parse: Unexpected end of string. Expected a "
-        "value (at line 2, column 14, the end of the input). Fix the JSON (proto3 JSON mapping "
-        "of ge.proto.ModelDef, air-and-json-graph.md §5).");
+        "value (at line 2, column 14, the end of the input). Fix the JSON (the proto3 JSON mapping "
+        "of ge.proto.ModelDef in schemas/ge_ir.proto; README.md, \"Graph files\", points at an example).");
   CHECK(ErrorOf(R"({"graph": [{"op": [{"name": "a", "bogusField": 3}]}]})") ==
         "E10041: 'g.json': the JSON graph does not parse: (graph[0].op[0]) bogusField: Cannot "
-        "find field. Fix the JSON (proto3 JSON mapping of ge.proto.ModelDef, "
-        "air-and-json-graph.md §5).");
+        "find field. Fix the JSON (the proto3 JSON mapping of ge.proto.ModelDef "
+        "in schemas/ge_ir.proto; README.md, \"Graph files\", points at an example).");
   CHECK(ErrorOf("graph {\n  name: \"g\"\n  nodes: 3\n}", GeIrEncoding::kText) ==
         "E10041: 'g.json': the text graph does not parse: line 3, column 8: Message type "
         "\"openatc.geir.GraphDef\" has no field named \"nodes\". Fix the protobuf text dump of "

@@ -240,7 +240,8 @@ TEST_CASE("onnx: bad files are clear errors") {
     CHECK(e.code() == "OA1501");
     CHECK(e.category() == ErrorCategory::kIo);
     CHECK(e.Format("atc") ==
-          "atc: error: OA1501: '/nonexistent/m.onnx': cannot open the model file (missing or not a file). Check --model.");
+          "atc: error: OA1501: '/nonexistent/m.onnx': cannot open the model file: No such file or directory. Check "
+          "--model.");
   }
 }
 

@@ -98,3 +98,24 @@ TEST_CASE("SDK versions: same major, and for 0.x the same minor", "[opp]") {
   CHECK_FALSE(opp::SdkVersionCompatible("9.0.0"));
   CHECK_FALSE(opp::SdkVersionCompatible("garbage"));
 }
+
+TEST_CASE("ElfMismatch says in words why an ELF header does not fit this process", "[opp]") {
+  // This process's own executable fits.
+  std::string self = testing::ReadText("/proc/self/exe").substr(0, 64);
+  CHECK(opp::ElfMismatch(reinterpret_cast<const uint8_t *>(self.data()), self.size()) == "");
+  auto check = [](std::string h) { return opp::ElfMismatch(reinterpret_cast<const uint8_t *>(h.data()), h.size()); };
+  std::string h = self;
+  h[5] = 2;  // big-endian: e_machine now reads byte-swapped, so the machine differs first
+  CHECK(check(h).rfind("it is built for machine ", 0) == 0);
+  h = self;
+  h[16] = 1;  // ET_REL
+  h[17] = 0;
+  CHECK(check(h) == "it is an ELF file but a relocatable object (.o), not a shared library (e_type 1)");
+  CHECK(check(self.substr(0, 10)) == "it is a truncated ELF file (10 bytes)");
+  h = self;
+  h[4] = 7;
+  CHECK(check(h) == "it is an unknown ELF class (7), but this process is ELF class 64 (64-bit)");
+  CHECK(check(std::string("\x7f" "ELF", 4)) == "it is a truncated ELF file (4 bytes)");
+  CHECK(check(std::string("ab")) == "it is not an ELF file: it looks like text (it starts with \"ab\")");
+  CHECK(opp::HostElfText().find(", 64-bit") != std::string::npos);
+}

@@ -29,6 +29,9 @@ TEST_CASE("tools_compare: floats within tolerance") {
   CHECK(c.ok);  // |2 - 2.5| = 0.5 <= 0.25 * 2.5
   CHECK(c.max_abs == 0.5);
   CHECK(c.max_rel == 0.2);
+  CHECK(c.rel_count == 3);
+  CHECK(c.max_ratio == 0.8);  // 0.5 / (0 + 0.25 * 2.5)
+  CHECK(c.tolerant);
   CHECK(c.first_bad_index == SIZE_MAX);
 }
 
@@ -39,13 +42,41 @@ TEST_CASE("tools_compare: failures report the first bad index") {
   CHECK(c.first_bad_index == 1);
   CHECK(c.max_abs == 1.0);
   CHECK(c.max_rel == 0.25);
+  CHECK(c.rel_count == 3);  // the expected 0 is not above atol
+  CHECK(c.max_ratio == 10.0);  // 1 / 0.1, element 2
+  CHECK(c.first_bad_actual == 2.0);
+  CHECK(c.first_bad_expected == 2.5);
   // atol alone: |a - b| <= atol.
   CHECK(Compare(Of<double>(ge::DT_DOUBLE, {1.0}), Of<double>(ge::DT_DOUBLE, {1.0 + 1e-8}), 1e-7, 0.0).ok);
   CHECK_FALSE(Compare(Of<double>(ge::DT_DOUBLE, {1.0}), Of<double>(ge::DT_DOUBLE, {1.0 + 1e-6}), 1e-7, 0.0).ok);
-  // Expected zero, actual not: relative error is infinite.
+  // Expected zero, actual not: no relative error is taken there (|expected| <= atol), so none is
+  // infinite; the ratio to the tolerance says how close the element came to failing.
   Comparison z = Compare(Of<float>(ge::DT_FLOAT, {0.5f}), Of<float>(ge::DT_FLOAT, {0.0f}), 1.0, 0.0);
   CHECK(z.ok);
-  CHECK(z.max_rel == std::numeric_limits<double>::infinity());
+  CHECK(z.rel_count == 0);
+  CHECK(z.max_rel == 0.0);
+  CHECK(z.max_ratio == 0.5);
+  // Zero tolerance: any difference is an infinite ratio and a failure; equality is 0.
+  Comparison zt = Compare(Of<float>(ge::DT_FLOAT, {1.0f, 0.0f}), Of<float>(ge::DT_FLOAT, {1.0f, 1e-30f}), 0.0, 0.0);
+  CHECK_FALSE(zt.ok);
+  CHECK(zt.max_ratio == std::numeric_limits<double>::infinity());
+  CHECK(Compare(Of<float>(ge::DT_FLOAT, {1.0f}), Of<float>(ge::DT_FLOAT, {1.0f}), 0.0, 0.0).max_ratio == 0.0);
+}
+
+TEST_CASE("tools_compare: ok is exactly max_ratio <= 1, also at the boundary") {
+  // |a - b| = 0.25 = atol + rtol * |b| with atol 0.125, rtol 0.0625, b 2 (all exact in binary).
+  Comparison edge = Compare(Of<double>(ge::DT_DOUBLE, {2.25}), Of<double>(ge::DT_DOUBLE, {2.0}), 0.125, 0.0625);
+  CHECK(edge.ok);
+  CHECK(edge.max_ratio == 1.0);
+  Comparison over = Compare(Of<double>(ge::DT_DOUBLE, {2.2500001}), Of<double>(ge::DT_DOUBLE, {2.0}), 0.125, 0.0625);
+  CHECK_FALSE(over.ok);
+  CHECK(over.max_ratio > 1.0);
+  // 0.1 + 0.2 style rounding: whatever the division gives, a passing element never shows > 1.
+  for (double b : {0.1, 0.3, 0.7, 1.1, 3.3}) {
+    const double tol = 1e-9 + 1e-3 * b;
+    Comparison c = Compare(Of<double>(ge::DT_DOUBLE, {b + tol}), Of<double>(ge::DT_DOUBLE, {b}), 1e-9, 1e-3);
+    CHECK(c.ok == (c.max_ratio <= 1.0));
+  }
 }
 
 TEST_CASE("tools_compare: NaN equals NaN, inf equals only itself") {
@@ -68,6 +99,9 @@ TEST_CASE("tools_compare: integers and bools compare exactly") {
   CHECK_FALSE(i.ok);
   CHECK(i.first_bad_index == 2);
   CHECK(i.max_abs == 1.0);
+  CHECK_FALSE(i.tolerant);
+  CHECK(i.max_ratio == std::numeric_limits<double>::infinity());
+  CHECK(i.rel_count == 0);
   // Two int64 values equal as doubles but different as integers.
   CHECK_FALSE(Compare(Of<int64_t>(ge::DT_INT64, {9007199254740993LL}), Of<int64_t>(ge::DT_INT64, {9007199254740992LL}),
                       1, 1)

@@ -23,7 +23,7 @@ const std::vector<FlagSpec> kFlags = {
     {"soc_version", T::kString, G::kTarget, "", "",
      "target: host (this CPU) or an Ascend name such as Ascend910B1; required by modes 0 and 3"},
     // Output
-    {"output", T::kString, G::kOutput, "", "", "output path prefix; .om is appended, folders are created"},
+    {"output", T::kString, G::kOutput, "", "", "path of the OM file; .om is appended unless present, folders are created"},
     {"json", T::kString, G::kOutput, "", "", "JSON output file of modes 1 and 5"},
     {"check_report", T::kString, G::kOutput, "check_result.json", "", "mode 3 report file"},
     {"compress", T::kInt, G::kOutput, "3", "", "zstd level 0..22 for artifact and deliverable segments; 0 = off"},

@@ -49,8 +49,8 @@ void AttachDeliverables(om::Model &model, const std::map<std::string, OpTypeInfo
 
 om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp::CompileOppSet &opp) {
   try {
+    ApplyInputShapes(graph, options.input_shapes);  // first: a wrong entry is reported as such
     TopologicalSort(graph);
-    ApplyInputShapes(graph, options.input_shapes);
     ResolveOpTypes(graph, opp);
     // GE's --oo_constant_folding / --oo_dead_code_elimination (atc-cli.md §5, default true).
     auto off = [&](const char *key) {

@@ -1,7 +1,9 @@
 // Stable topological order (Kahn's algorithm, ties in file order) and index rewriting.
 #include <queue>
 
+#include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
+#include "openatc/common/log.h"
 #include "openatc/compiler/compiler.h"
 
 namespace openatc::compiler {
@@ -64,17 +66,71 @@ bool IsFrameworkOp(const std::string &type) {
   return type == ir::kData || type == ir::kConst || type == ir::kConstant || type == ir::kNetOutput;
 }
 
+namespace {
+
+// The shape the graph declares for what a Data node is fed: its input desc when that has a
+// dtype, else its output desc (as shape inference reads it). nullptr when the node has no desc.
+const ir::TensorDesc *DeclaredDesc(const ir::Node &data) {
+  if (!data.input_descs.empty() && data.input_descs[0].dtype != ge::DT_UNDEFINED) return &data.input_descs[0];
+  if (!data.output_descs.empty() && data.output_descs[0].dtype != ge::DT_UNDEFINED) return &data.output_descs[0];
+  return nullptr;
+}
+
+// "name:d0,d1" as --input_shape spells it (a lo~hi range shows as -1).
+std::string EntryText(const std::string &name, const std::vector<int64_t> &dims) {
+  std::string t = name + ":";
+  for (size_t i = 0; i < dims.size(); ++i) t += (i ? "," : "") + std::to_string(dims[i]);
+  return t;
+}
+
+std::string RankText(size_t rank) { return std::to_string(rank) + (rank == 1 ? " dim" : " dims"); }
+
+}  // namespace
+
 void ApplyInputShapes(ir::Graph &graph, const std::vector<InputShape> &shapes) {
+  // Every entry is checked before any is applied, so a wrong one is reported here, naming the
+  // input, rather than later as a shape error inside some operator.
+  std::string names;
+  for (int32_t i : graph.inputs) names += (names.empty() ? "" : ", ") + graph.nodes[static_cast<size_t>(i)].name;
   for (const auto &s : shapes) {
     int32_t idx = graph.FindNode(s.name);
     if (idx < 0 || graph.nodes[static_cast<size_t>(idx)].type != ir::kData) {
-      std::string names;
-      for (int32_t i : graph.inputs) names += (names.empty() ? "" : ", ") + graph.nodes[static_cast<size_t>(i)].name;
       throw Error(ErrorCategory::kUsage, "E10001",
-                  "--input_shape names '" + s.name + "', which is not an input of the graph (inputs: " + names + ")",
-                  "Use the names of the graph's Data nodes");
+                  "--input_shape names '" + s.name + "', which is not an input of the graph (" +
+                      (names.empty() ? std::string("the graph has no inputs") : "inputs: " + names) + ")",
+                  "Use the names of the graph's inputs (Data nodes)");
     }
-    ir::Node &data = graph.nodes[static_cast<size_t>(idx)];
+    const ir::Node &data = graph.nodes[static_cast<size_t>(idx)];
+    const ir::TensorDesc *declared = DeclaredDesc(data);
+    if (declared == nullptr) continue;  // no desc: nothing to check against (OA1106 follows)
+    const std::vector<int64_t> &have = declared->shape;
+    if (have.size() == 1 && have[0] == -2) continue;  // unknown rank: any rank fits
+    if (have.size() != s.dims.size()) {
+      throw Error(ErrorCategory::kUsage, "E10001",
+                  "--input_shape entry '" + EntryText(s.name, s.dims) + "' gives " + RankText(s.dims.size()) +
+                      ", but the graph declares input '" + s.name + "' with " + RankText(have.size()) + ": " +
+                      ShapeToString(have),
+                  "Give " + RankText(have.size()) + " for '" + s.name + "' (-1 keeps a dim unknown), e.g. \"" +
+                      EntryText(s.name, have) + "\"")
+          .WithNode(data.name, data.type);
+    }
+    // A fixed dim replacing a different fixed dim is allowed (ATC lets --input_shape change
+    // e.g. the batch of a model exported with a fixed one), but said, since a graph whose
+    // constants assume the old dim then fails later in the op that assumes it.
+    std::string changed;
+    for (size_t i = 0; i < have.size(); ++i) {
+      if (have[i] >= 0 && s.dims[i] >= 0 && have[i] != s.dims[i])
+        changed += (changed.empty() ? "" : ", ") + std::string("dim ") + std::to_string(i) + " " +
+                   std::to_string(have[i]) + " -> " + std::to_string(s.dims[i]);
+    }
+    if (!changed.empty()) {
+      LogWarning("node '" + data.name + "' (Data): --input_shape entry '" + EntryText(s.name, s.dims) +
+                 "' changes the graph's fixed shape " + ShapeToString(have) + " (" + changed +
+                 "). If an operator then fails on its shapes, check that the model supports this shape");
+    }
+  }
+  for (const auto &s : shapes) {
+    ir::Node &data = graph.nodes[static_cast<size_t>(graph.FindNode(s.name))];
     for (auto *descs : {&data.input_descs, &data.output_descs}) {
       for (auto &d : *descs) {
         d.shape = s.dims;

@@ -50,7 +50,18 @@ void ApplyOutNodes(ir::Graph &graph, const std::vector<OutNode> &out_nodes) {
     int32_t idx = graph.FindNode(o.node);
     if (idx < 0) {
       throw Error(ErrorCategory::kUsage, "E10001", "--out_nodes names node '" + o.node + "', which is not in the graph",
-                  "Use node names from the model");
+                  "Use node names from the model (atc --mode=1 --om <model> --json <file> lists them)");
+    }
+    const ir::Node &node = graph.nodes[static_cast<size_t>(idx)];
+    const size_t count = node.output_descs.size();
+    if (o.index < 0 || static_cast<size_t>(o.index) >= count) {
+      throw Error(ErrorCategory::kUsage, "E10001",
+                  "--out_nodes asks for output " + std::to_string(o.index) + " of the node, which has " +
+                      std::to_string(count) + " output(s)",
+                  count == 0 ? std::string("Pick a node that has outputs")
+                             : "Pass an output index in 0.." + std::to_string(count - 1) + ", e.g. \"" + o.node +
+                                   ":0\"")
+          .WithNode(node.name, node.type);
     }
     outs.push_back({idx, o.index});
   }
@@ -76,6 +87,15 @@ std::map<std::string, std::string> BuildRecord(const Options &o) {
   return r;
 }
 
+bool IsDirectory(const std::string &path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+[[noreturn]] void BadOutput(const std::string &output, const std::string &why, const std::string &hint) {
+  throw Error(ErrorCategory::kUsage, "E10001", "invalid value '" + output + "' for --output: " + why, hint);
+}
+
 void MakeParents(const std::string &path) {
   for (size_t pos = path.find('/', 1); pos != std::string::npos; pos = path.find('/', pos + 1)) {
     std::string dir = path.substr(0, pos);
@@ -88,6 +108,25 @@ void MakeParents(const std::string &path) {
 
 }  // namespace
 
+std::string OmPathForOutput(const std::string &output) {
+  const std::string example = "Pass a file path prefix such as --output out/model (atc writes out/model.om)";
+  if (output.back() == '/')
+    BadOutput(output, "it ends with '/', so it names a folder, but --output is the path of the OM file",
+              "Pass a file name inside the folder, e.g. --output " + output + "model (atc writes " + output +
+                  "model.om)");
+  if (IsDirectory(output))
+    BadOutput(output, "it is an existing folder, but --output is the path of the OM file",
+              "Pass a file name inside the folder, e.g. --output " + output + "/model (atc writes " + output +
+                  "/model.om)");
+  const bool has_ext = output.size() >= 3 && output.compare(output.size() - 3, 3, ".om") == 0;
+  const std::string path = has_ext ? output : output + ".om";
+  const size_t slash = path.find_last_of('/');
+  if (path.substr(slash == std::string::npos ? 0 : slash + 1) == ".om")
+    BadOutput(output, "it has no file name before '.om' (the OM would be the hidden file '" + path + "')", example);
+  if (IsDirectory(path)) BadOutput(output, "the OM path '" + path + "' is an existing folder", example);
+  return path;
+}
+
 std::string BuiltinOppRoot() {
   char buf[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
@@ -98,9 +137,10 @@ std::string BuiltinOppRoot() {
   return ::stat(root.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? root : "";
 }
 
-void CompileModel(const Options &options) {
+std::string CompileModel(const Options &options) {
   RequireNonEmpty(options.model, "model", "Pass --model with the graph file to compile");
   RequireNonEmpty(options.output, "output", "Pass --output with the path prefix of the OM to write");
+  const std::string out_path = OmPathForOutput(options.output);  // refused before any work
   compiler::CompileOptions copts;
   copts.target = compiler::ResolveTarget(options.soc_version);  // fails at once for a bad target
   copts.model_path = options.model;
@@ -124,7 +164,12 @@ void CompileModel(const Options &options) {
   opp_set.Load(roots, BuiltinOppRoot());
 
   ir::Graph graph = ReadGraph(options);  // after Load: the ONNX reader asks the op registry
-  ApplyOutNodes(graph, options.out_nodes);
+  try {
+    ApplyOutNodes(graph, options.out_nodes);
+  } catch (Error &e) {
+    e.WithFile(options.model);
+    throw;
+  }
 
   om::Model model = compiler::CompileGraph(std::move(graph), copts, opp_set);
   if (options.check_portable) {
@@ -138,10 +183,9 @@ void CompileModel(const Options &options) {
   om::WriteOptions wopts;
   wopts.compress_level = options.compress;
   wopts.compress_weights = options.compress_weights;
-  const std::string out_path = options.output + ".om";
   MakeParents(out_path);
   om::WriteFile(out_path, model, wopts);
-  LogInfo("wrote '" + out_path + "'");
+  return out_path;
 }
 
 }  // namespace openatc::atc

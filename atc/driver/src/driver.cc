@@ -18,9 +18,12 @@ constexpr const char *kFailure =
 
 void RunMode(const Options &options) {
   switch (options.mode) {
-    case 0:
-      CompileModel(options);
+    case 0: {
+      const std::string path = CompileModel(options);
+      // Before ATC's success line, which scripts grep: the one line that says where the OM is.
+      std::cout << "OM written to: " << path << std::endl;
       return;
+    }
     case 3:
       PreCheckModel(options);
       return;

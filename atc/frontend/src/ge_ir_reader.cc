@@ -1,6 +1,8 @@
 // ReadGeIrFile / ReadGeIrString: ModelDef graph[0] -> ir::Graph (nodes, attrs, descs, edges),
 // with GE's Data renumbering, NetOutput completion and Const checks (reference §3-§4).
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -382,7 +384,7 @@ ir::Graph ReadGeIrFile(const std::string &path, GeIrEncoding encoding) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    throw Error(ErrorCategory::kIo, kReadFailed, "cannot open the graph file",
+    throw Error(ErrorCategory::kIo, kReadFailed, std::string("cannot open the graph file: ") + std::strerror(errno),
                 "Check the path given to --model and that the file is readable")
         .WithFile(path);
   }
@@ -391,6 +393,11 @@ ir::Graph ReadGeIrFile(const std::string &path, GeIrEncoding encoding) {
   if (in.bad()) {
     throw Error(ErrorCategory::kIo, kReadFailed, "cannot read the graph file",
                 "Check that the file is readable")
+        .WithFile(path);
+  }
+  if (ss.str().empty()) {
+    throw Error(ErrorCategory::kGraph, kParseFailed, "the graph file is empty (0 bytes)",
+                "Pass a GE graph file: AIR (.air), its JSON form (.json) or a GE text dump (.txt, .pbtxt)")
         .WithFile(path);
   }
   return ReadGeIrString(ss.str(), encoding, path);

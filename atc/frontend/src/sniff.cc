@@ -131,8 +131,8 @@ void ParseModelDef(const std::string &bytes, GeIrEncoding encoding, const std::s
       if (!status.ok()) {
         std::string msg = DescribeJsonError(std::string(status.message()), bytes);
         throw GraphError(kParseFailed, "the JSON graph does not parse: " + msg,
-                         "Fix the JSON (proto3 JSON mapping of ge.proto.ModelDef, "
-                         "air-and-json-graph.md §5)");
+                         "Fix the JSON (the proto3 JSON mapping of ge.proto.ModelDef in schemas/ge_ir.proto; "
+                         "README.md, \"Graph files\", points at an example)");
       }
       return;
     }

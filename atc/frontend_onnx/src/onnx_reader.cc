@@ -7,6 +7,9 @@
 #include <onnx/shape_inference/implementation.h>
 #include <sys/stat.h>
 
+#include <cerrno>
+#include <cstring>
+
 #include <climits>
 #include <fstream>
 #include <sstream>
@@ -98,9 +101,20 @@ ir::Graph ReadOnnxBytes(const std::string &bytes, const std::string &model_dir, 
 
 ir::Graph ReadOnnxFile(const std::string &path, const OnnxOptions &options) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-    throw Error(ErrorCategory::kIo, onnx_detail::kOpenError, "cannot open the model file (missing or not a file)",
-                "Check --model")
+  if (::stat(path.c_str(), &st) != 0) {
+    throw Error(ErrorCategory::kIo, onnx_detail::kOpenError,
+                std::string("cannot open the model file: ") + std::strerror(errno), "Check --model")
+        .WithFile(path);
+  }
+  if (!S_ISREG(st.st_mode)) {
+    throw Error(ErrorCategory::kIo, onnx_detail::kOpenError,
+                S_ISDIR(st.st_mode) ? "the model path is a directory" : "the model path is not a regular file",
+                "Pass the .onnx file itself to --model")
+        .WithFile(path);
+  }
+  if (st.st_size == 0) {
+    throw Error(ErrorCategory::kGraph, "E10041", "the model file is empty (0 bytes)",
+                "Pass a .onnx file saved by onnx.save_model or an exporter")
         .WithFile(path);
   }
   std::ifstream in(path, std::ios::binary);

@@ -1,9 +1,15 @@
 // RunOmrun: option handling, input loading, timed runs, output writing and comparison.
 #include "openatc/omrun/driver.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "openatc/common/dtype.h"
@@ -91,6 +97,46 @@ std::vector<tensor_io::HostTensor> LoadInputs(const Options &o, const runtime::L
   return inputs;
 }
 
+[[noreturn]] void BadOutputDir(const std::string &dir, const std::string &why) {
+  throw Error(ErrorCategory::kUsage, "E10001", "invalid value '" + dir + "' for --output: " + why,
+              "Pass a folder omrun can create or write (it writes output_<i>.<ext> and outputs.json there)");
+}
+
+// --output is checked before the model is loaded or run: a file in the folder's place, or a
+// folder that cannot be written, is a usage error (exit 2) now rather than after a long run.
+// An absent folder is created by WriteOutputs after the run, as before; here its nearest
+// existing parent must be a writable folder. Nothing is created or changed by this check.
+void CheckOutputDir(const std::string &dir) {
+  std::string probe = dir;
+  while (true) {
+    while (probe.size() > 1 && probe.back() == '/') probe.pop_back();
+    struct stat st {};
+    if (::stat(probe.c_str(), &st) == 0) {
+      if (!S_ISDIR(st.st_mode)) {
+        BadOutputDir(dir, probe == dir || probe + "/" == dir
+                              ? std::string("it exists and is not a folder")
+                              : "'" + probe + "' on its path exists and is not a folder");
+      }
+      if (::access(probe.c_str(), W_OK | X_OK) != 0) {
+        BadOutputDir(dir, (probe == dir || probe + "/" == dir ? std::string("the folder")
+                                                               : "its nearest existing parent '" + probe + "'") +
+                              " cannot be written: " + std::strerror(errno));
+      }
+      return;
+    }
+    if (errno != ENOENT && errno != ENOTDIR) BadOutputDir(dir, "'" + probe + "': " + std::strerror(errno));
+    const size_t slash = probe.find_last_of('/');
+    probe = slash == std::string::npos ? "." : slash == 0 ? "/" : probe.substr(0, slash);
+  }
+}
+
+std::string RelText(const tensor_io::Comparison &c) {
+  if (c.rel_count == 0) return "n/a";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6g", c.max_rel);
+  return buf;
+}
+
 void PrintTimings(std::vector<double> runs, double load_ms) {
   std::sort(runs.begin(), runs.end());
   auto pct = [&](double p) { return runs[static_cast<size_t>(p * static_cast<double>(runs.size() - 1) + 0.5)]; };
@@ -100,6 +146,7 @@ void PrintTimings(std::vector<double> runs, double load_ms) {
 }
 
 int Run(const Options &o) {
+  if (!o.output_dir.empty()) CheckOutputDir(o.output_dir);
   if (o.threads > 0) rt::SetThreadCount(static_cast<unsigned>(o.threads));
   const auto t0 = Clock::now();
   auto model = runtime::LoadModelFile(o.model);
@@ -107,6 +154,16 @@ int Run(const Options &o) {
   if (o.info) {
     PrintInfo(*model);
     return 0;
+  }
+  // --expected_output is checked before the run too: a wrong count or file kind is said at once.
+  if (!o.expected_outputs.empty()) {
+    if (o.expected_outputs.size() != model->outputs().size()) {
+      throw Error(ErrorCategory::kUsage, "OA2303",
+                  "the model has " + std::to_string(model->outputs().size()) + " output(s) but --expected_output "
+                      "lists " + std::to_string(o.expected_outputs.size()) + " file(s)",
+                  "Pass one expected file per model output");
+    }
+    for (const auto &file : o.expected_outputs) tensor_io::KindFromPath(file);
   }
   auto inputs = LoadInputs(o, *model);
   std::vector<tensor_io::HostTensor> outputs;
@@ -132,22 +189,24 @@ int Run(const Options &o) {
   std::cout.flush();
   if (!o.output_dir.empty()) tensor_io::WriteOutputs(o.output_dir, names, outputs, o.outfmt);
   if (!o.expected_outputs.empty()) {
-    if (o.expected_outputs.size() != outputs.size()) {
-      throw Error(ErrorCategory::kUsage, "OA2303",
-                  "the model has " + std::to_string(outputs.size()) + " output(s) but --expected_output lists " +
-                      std::to_string(o.expected_outputs.size()) + " file(s)",
-                  "Pass one expected file per model output");
-    }
     bool all_ok = true;
     for (size_t i = 0; i < outputs.size(); ++i) {
       auto expected = tensor_io::LoadTensorFile(o.expected_outputs[i],
                                                 "expected output " + std::to_string(i) + " '" + names[i] + "'",
                                                 outputs[i].dtype, outputs[i].shape);
       auto c = tensor_io::Compare(outputs[i], expected, o.atol, o.rtol);
-      std::fprintf(stdout, "compare output %zu (%s): %s max_abs_err %.6g max_rel_err %.6g\n", i, names[i].c_str(),
-                   c.ok ? "PASS" : "FAIL", c.max_abs, c.max_rel);
+      // The rule (omrun --help): PASS exactly when max_err_to_tol <= 1.
+      std::fprintf(stdout, "compare output %zu (%s): %s max_abs_err %.6g max_rel_err %s max_err_to_tol %.6g\n", i,
+                   names[i].c_str(), c.ok ? "PASS" : "FAIL", c.max_abs, RelText(c).c_str(), c.max_ratio);
       if (!c.ok) {
-        std::fprintf(stdout, "  first mismatch at element %zu\n", c.first_bad_index);
+        if (c.tolerant) {
+          std::fprintf(stdout, "  first mismatch at element %zu: actual %.9g expected %.9g (|diff| > atol + rtol * "
+                               "|expected| = %.6g)\n",
+                       c.first_bad_index, c.first_bad_actual, c.first_bad_expected,
+                       o.atol + o.rtol * std::fabs(c.first_bad_expected));
+        } else {
+          std::fprintf(stdout, "  first mismatch at element %zu\n", c.first_bad_index);
+        }
         all_ok = false;
       }
     }

@@ -24,6 +24,13 @@ std::string OmrunHelpText() {
     if (f.default_text[0] != '\0') line += std::string(" (default: ") + f.default_text + ")";
     text += line + "\n";
   }
+  text +=
+      "\nComparison (--expected_output): an element passes when |actual - expected| <= atol + rtol * |expected|\n"
+      "(NaN matches NaN, an infinity only the same infinity; integers and bools compare exactly). An output\n"
+      "passes when every element does, that is when the printed max_err_to_tol, the largest\n"
+      "|actual - expected| / (atol + rtol * |expected|), is at most 1. max_abs_err is the largest\n"
+      "|actual - expected|; max_rel_err the largest |actual - expected| / |expected| over the elements\n"
+      "with |expected| > atol (n/a when there are none).\n";
   return text;
 }
 

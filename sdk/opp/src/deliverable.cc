@@ -55,6 +55,116 @@ bool PullCreators(void *handle, std::vector<ge::CustomOpTypeToCreator> *out, std
   return true;
 }
 
+// ELF identification (System V gABI): what dlopen would refuse, said in words.
+constexpr uint8_t kElfClass32 = 1, kElfClass64 = 2, kElfLittle = 1, kElfBig = 2;
+constexpr uint16_t kElfTypeDyn = 3;
+
+std::string MachineName(unsigned machine) {
+  struct Name {
+    unsigned id;
+    const char *name;
+  };
+  static const Name kNames[] = {{2, "SPARC"},     {3, "x86"},       {8, "MIPS"},      {20, "PowerPC"},
+                                {21, "PowerPC64"}, {22, "S/390"},     {40, "ARM"},      {43, "SPARC V9"},
+                                {62, "x86-64"},    {183, "AArch64"},  {243, "RISC-V"},  {258, "LoongArch"}};
+  for (const Name &n : kNames)
+    if (n.id == machine) return std::string(n.name) + " (" + std::to_string(machine) + ")";
+  return "machine " + std::to_string(machine);
+}
+
+unsigned HostMachine() {
+#if defined(__x86_64__)
+  return 62;
+#elif defined(__aarch64__)
+  return 183;
+#elif defined(__i386__)
+  return 3;
+#elif defined(__arm__)
+  return 40;
+#elif defined(__riscv)
+  return 243;
+#elif defined(__powerpc64__)
+  return 21;
+#elif defined(__s390x__)
+  return 22;
+#elif defined(__loongarch__)
+  return 258;
+#else
+  return 0;
+#endif
+}
+
+constexpr uint8_t kHostClass = sizeof(void *) == 8 ? kElfClass64 : kElfClass32;
+constexpr uint8_t kHostData = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? kElfLittle : kElfBig;
+
+std::string NotElfText(const uint8_t *head, size_t size) {
+  if (size == 0) return "it is not an ELF file: it is empty";
+  size_t shown = size < 32 ? size : 32;
+  bool text = true;
+  for (size_t i = 0; i < shown && text; ++i)
+    text = (head[i] >= 0x20 && head[i] < 0x7f) || head[i] == '\n' || head[i] == '\r' || head[i] == '\t';
+  if (text) {
+    std::string t;
+    for (size_t i = 0; i < shown; ++i)
+      t += (head[i] == '\n' || head[i] == '\r' || head[i] == '\t') ? ' ' : static_cast<char>(head[i]);
+    return "it is not an ELF file: it looks like text (it starts with \"" + t + (size > shown ? "..." : "") + "\")";
+  }
+  char hex[8];
+  std::string bytes;
+  for (size_t i = 0; i < (size < 4 ? size : 4); ++i) {
+    std::snprintf(hex, sizeof(hex), "%s%02x", i ? " " : "", head[i]);
+    bytes += hex;
+  }
+  return "it is not an ELF file (its first bytes are " + bytes + ", an ELF file starts with 7f 45 4c 46)";
+}
+}  // namespace
+
+std::string ElfMismatch(const uint8_t *head, size_t size) {
+  if (size < 4 || std::memcmp(head, "\x7f" "ELF", 4) != 0) return NotElfText(head, size);
+  if (size < 20) return "it is a truncated ELF file (" + std::to_string(size) + " bytes)";
+  const uint8_t cls = head[4], data = head[5];
+  auto class_text = [](uint8_t c) {
+    return c == kElfClass32 ? std::string("ELF class 32 (32-bit)")
+                            : c == kElfClass64 ? std::string("ELF class 64 (64-bit)")
+                                               : "an unknown ELF class (" + std::to_string(c) + ")";
+  };
+  if (cls != kHostClass) return "it is " + class_text(cls) + ", but this process is " + class_text(kHostClass);
+  if (data != kElfLittle && data != kElfBig) return "its ELF data encoding (" + std::to_string(data) + ") is unknown";
+  auto u16 = [&](size_t off) {
+    return data == kElfLittle ? static_cast<unsigned>(head[off] | (head[off + 1] << 8))
+                              : static_cast<unsigned>((head[off] << 8) | head[off + 1]);
+  };
+  const unsigned type = u16(16), machine = u16(18);
+  if (machine != HostMachine())
+    return "it is built for " + MachineName(machine) + ", but this process runs on " + MachineName(HostMachine());
+  if (data != kHostData)
+    return std::string("it is ") + (data == kElfBig ? "big" : "little") + "-endian, but this process is " +
+           (kHostData == kElfBig ? "big" : "little") + "-endian";
+  if (type != kElfTypeDyn) {
+    const char *what = type == 1 ? "a relocatable object (.o), not a shared library"
+                     : type == 2 ? "an executable, not a shared library"
+                     : type == 4 ? "a core dump, not a shared library"
+                                 : "not a shared library";
+    return std::string("it is an ELF file but ") + what + " (e_type " + std::to_string(type) + ")";
+  }
+  return "";
+}
+
+std::string HostElfText() {
+  return MachineName(HostMachine()) + ", " + (kHostClass == kElfClass64 ? "64" : "32") + "-bit";
+}
+
+namespace {
+// The first bytes of `path` (at most 64, an ELF64 header); false when it cannot be read.
+bool ReadHeader(const std::string &path, std::vector<uint8_t> *head) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  head->assign(64, 0);
+  in.read(reinterpret_cast<char *>(head->data()), 64);
+  head->resize(static_cast<size_t>(in.gcount()));
+  return !in.bad();
+}
+
 std::string VersionOf(void *handle) {
   auto fn = reinterpret_cast<GetVersionFn>(::dlsym(handle, "OpenAtcDeliverableSdkVersion"));
   const char *v = fn ? fn() : nullptr;
@@ -92,6 +202,17 @@ void CompileOppSet::Load(const std::vector<std::string> &roots, const std::strin
     files.insert(files.end(), found.begin(), found.end());
   }
   for (const auto &file : files) {
+    // dlopen reports a foreign or non-ELF file as if it were missing; say what the file is.
+    std::vector<uint8_t> head;
+    if (ReadHeader(file, &head)) {
+      const std::string mismatch = ElfMismatch(head.data(), head.size());
+      if (!mismatch.empty()) {
+        throw Error(ErrorCategory::kGraph, "OA1201", "cannot load the custom-op deliverable: " + mismatch,
+                    "Rebuild it for this host (" + HostElfText() +
+                        " ELF shared library), or remove it from ASCEND_CUSTOM_OPP_PATH")
+            .WithFile(file);
+      }
+    }
     gert_impl::SetLoadingOrigin(file);
     void *handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
     gert_impl::SetLoadingOrigin("");
@@ -118,6 +239,16 @@ void CompileOppSet::Load(const std::vector<std::string> &roots, const std::strin
     } else {
       LogDebug("'" + file + "': " + why);
     }
+    if (d.op_types.empty()) {
+      // Linking any REG_AUTO_MAPPING_OP pulls in the pull ABI, so a .so without it has none.
+      const bool no_abi = ::dlsym(handle, "GetRegisteredCustomOpCreatorNum") == nullptr;
+      const std::string reason = !why.empty() && !no_abi ? why
+                                 : no_abi ? "no REG_AUTO_MAPPING_OP, hence no custom-op pull ABI either"
+                                          : "its creator list is empty: no REG_AUTO_MAPPING_OP in it";
+      LogWarning("'" + file + "': the deliverable registers no op type (" + reason +
+                 "), so atc uses nothing from it. Register its ops with REG_AUTO_MAPPING_OP, or remove it from "
+                 "ASCEND_CUSTOM_OPP_PATH");
+    }
     LogInfo("loaded deliverable '" + file + "' (" + std::to_string(d.op_types.size()) + " op types)");
     deliverables_.push_back(std::move(d));
   }
@@ -141,6 +272,13 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
       throw Error(ErrorCategory::kInternal, "OA1202", "cannot write the deliverable to memory");
     }
     written += static_cast<size_t>(n);
+  }
+  const std::string mismatch = ElfMismatch(image.data, image.size < 64 ? image.size : 64);
+  if (!mismatch.empty()) {
+    ::close(fd);
+    throw Error(ErrorCategory::kCorruptOm, "OA1203", "the embedded deliverable does not load: " + mismatch,
+                "Rebuild the OM with atc on a host of this architecture (" + HostElfText() + ")")
+        .WithFile(name_for_errors);
   }
   const std::string proc_path = "/proc/self/fd/" + std::to_string(fd);
   void *handle = nullptr;

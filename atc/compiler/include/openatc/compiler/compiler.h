@@ -57,7 +57,10 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
 /// Reorders graph.nodes topologically (stable: ties keep file order) and rewrites every index.
 /// Throws kGraph naming a node on a cycle.
 void TopologicalSort(ir::Graph &graph);
-/// Applies --input_shape overrides to Data nodes; an unknown name is an error listing the inputs.
+/// Applies --input_shape overrides to Data nodes after checking all of them: a name that is not
+/// a Data node is kUsage E10001 listing the inputs; a rank other than the Data node's declared
+/// rank is kUsage E10001 naming the node and both shapes (a declared unknown rank [-2], or no
+/// desc, accepts any); a fixed dim replacing a different fixed dim is a warning.
 void ApplyInputShapes(ir::Graph &graph, const std::vector<InputShape> &shapes);
 /// Compile-time constant folding (constant_folding.cc; GE folds its own built-in ops, never custom
 /// ops). A node of a type in `op_types` is replaced by a Const holding its output when every input

@@ -16,8 +16,14 @@ namespace openatc::atc {
 
 int RunAtc(int argc, const char *const *argv);
 
-/// Mode 0: compile `options.model` into `<options.output>.om`. Throws openatc::Error.
-void CompileModel(const Options &options);
+/// Mode 0: compile `options.model` into OmPathForOutput(options.output) and return that path.
+/// Throws openatc::Error.
+std::string CompileModel(const Options &options);
+
+/// The OM file `--output` names: `output` itself when it ends with ".om", else `output + ".om"`.
+/// Throws kUsage E10001 for a value ending with '/', an existing folder, a bare ".om" file name,
+/// or an OM path that is an existing folder. `output` must not be empty.
+std::string OmPathForOutput(const std::string &output);
 
 /// Mode 3: pre-check `options.model` and write the report (--check_report). Throws openatc::Error
 /// (OA1603) when a problem was found, after writing the report.

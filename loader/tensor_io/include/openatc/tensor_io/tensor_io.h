@@ -110,14 +110,27 @@ void WriteOutputs(const std::string &dir, const std::vector<std::string> &names,
 /// values (floats "%.6g", ints decimal, bool 0/1), "..." when there are more. No newline.
 std::string SummaryLine(const std::string &name, const HostTensor &t);
 
-/// Result of Compare. max_rel is max over elements of |a-b| / |b| (elements with b == 0 count
-/// only when a != 0, giving +inf). first_bad_index is the first failing element's flat index,
-/// or SIZE_MAX when ok.
+/// Result of Compare, for float dtypes:
+///  - max_abs: max over elements of |a - b| (+inf when a NaN or inf differs);
+///  - max_rel: max of |a - b| / |b| over the rel_count finite elements with |b| > atol (where a
+///    relative error means something); 0 when rel_count is 0, which omrun prints as "n/a";
+///  - max_ratio: max of |a - b| / (atol + rtol * |b|), the allclose rule's own measure: ok is
+///    true exactly when max_ratio <= 1 (0 for equal elements, +inf for a NaN/inf mismatch or a
+///    difference with zero tolerance).
+/// Integer, bool and other dtypes compare exactly: max_ratio is 0 (equal) or +inf, rel_count 0.
+/// first_bad_index is the first failing element's flat index (a byte offset for dtypes without
+/// a numeric reading), or SIZE_MAX when ok; first_bad_actual/expected are its values (float
+/// dtypes).
 struct Comparison {
-  bool ok;
-  double max_abs;
-  double max_rel;
-  size_t first_bad_index;
+  bool ok = true;
+  bool tolerant = false;  ///< a float dtype: atol/rtol apply (else exact)
+  double max_abs = 0.0;
+  double max_rel = 0.0;
+  size_t rel_count = 0;
+  double max_ratio = 0.0;
+  size_t first_bad_index = SIZE_MAX;
+  double first_bad_actual = 0.0;
+  double first_bad_expected = 0.0;
 };
 
 /// allclose as NumPy: element passes when |a - b| <= atol + rtol * |b|; NaN equals NaN; +-inf

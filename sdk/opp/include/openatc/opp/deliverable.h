@@ -5,6 +5,8 @@
  * For compilation (`atc`): every deliverable of the OPP roots is dlopen'ed (RTLD_NOW | RTLD_LOCAL)
  * in GE's order; their REG_AUTO_MAPPING_OP constructors fill the process-wide registry (first
  * registration of a type wins) and each .so's own creator list tells which types it provides.
+ * A file whose ELF header does not fit this process is refused before dlopen, saying what it is;
+ * a .so that registers no op type is a warning naming it.
  *
  * For execution (`omrun`, aclmdlLoad*): a deliverable embedded in an OM is loaded from memory
  * (memfd, no file written) under the offline-loading guard, and its creators are pulled through
@@ -36,7 +38,8 @@ struct Deliverable {
 class CompileOppSet {
  public:
   /// Loads the deliverables of `roots` (then `builtin_root` if not empty) in GE's order. A .so that
-  /// fails to dlopen is an error (kGraph, code OA1201) naming the file and dlerror(), as GE aborts.
+  /// fails to dlopen is an error (kGraph, code OA1201) naming the file and dlerror(), as GE aborts;
+  /// one of another architecture or not an ELF file is OA1201 saying so (ElfMismatch).
   void Load(const std::vector<std::string> &roots, const std::string &builtin_root);
 
   /// Every root searched, the built-in root last (when there is one).
@@ -66,6 +69,14 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
 /// may be loaded (same major; for 0.x also the same minor).
 std::string SdkVersion();
 bool SdkVersionCompatible(const std::string &version);
+
+/// Why the file whose first `size` bytes (up to 64: an ELF64 header) are `head` cannot be
+/// dlopen'ed by this process, in words: not an ELF file (empty, text, other bytes), another ELF
+/// class, another machine (e.g. "AArch64 (183)" vs "x86-64 (62)"), another byte order, or not a
+/// shared library. "" when the header fits this process (dlopen may still fail for other reasons).
+std::string ElfMismatch(const uint8_t *head, size_t size);
+/// This process's ELF machine and class in words, e.g. "x86-64 (62), 64-bit".
+std::string HostElfText();
 
 /// Reads a whole file (kIo error naming it on failure).
 std::vector<uint8_t> ReadFileBytes(const std::string &path);
