@@ -14,6 +14,12 @@ fi
 build=$1 seconds=$2
 shift 2
 src=$(cd "$(dirname "$0")/.." && pwd)
+# Symbolized reports: the sanitizers need llvm-symbolizer by its real path (a /usr/bin link to it
+# is refused as "invalid path to external symbolizer").
+if [ -z "${ASAN_SYMBOLIZER_PATH:-}" ]; then
+  sym=$(command -v llvm-symbolizer-19 || command -v llvm-symbolizer || true)
+  [ -n "$sym" ] && export ASAN_SYMBOLIZER_PATH=$(readlink -f "$sym")
+fi
 status=0
 for name in "$@"; do
   seeds=() opts=()

@@ -1,6 +1,6 @@
 // Writes the seed corpus of onnx_fuzz.cc: small valid ONNX models (built with onnx_builder.h)
-// that reach the conversion and every version-normalisation family, plus one with an unsupported
-// domain. Run at build time by the fuzz build: onnx_fuzz_seeds <dir> (the folder must exist).
+// that convert without error and reach every version-normalisation family, plus one with an
+// unsupported domain (OA1503). Run at build time by the fuzz build: onnx_fuzz_seeds <dir> (the folder must exist).
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -73,7 +73,13 @@ int main(int argc, char **argv) {
   seeds.emplace_back("pad2.onnx", Unary(9, "Pad", {Ints("pads", {0, 1, 0, 1}), onnx::MakeAttribute("value", 0.5f)}));
   seeds.emplace_back("reducesum11.onnx", Unary(11, "ReduceSum", {Ints("axes", {1}), onnx::MakeAttribute("keepdims", int64_t{0})}));
   seeds.emplace_back("dropout7.onnx", Unary(7, "Dropout", {onnx::MakeAttribute("ratio", 0.25f)}));
-  seeds.emplace_back("split2.onnx", Unary(9, "Split", {onnx::MakeAttribute("axis", int64_t{1}), Ints("split", {1, 2})}));
+  {
+    ModelSpec s = Unary(9, "Split", {onnx::MakeAttribute("axis", int64_t{1}), Ints("split", {1, 2})});
+    s.nodes[0].set_output(0, "y0");
+    s.nodes[0].add_output("y1");
+    s.outputs = {Value("y0", kF, {}, false), Value("y1", kF, {}, false)};
+    seeds.emplace_back("split2.onnx", s);
+  }
   seeds.emplace_back("upsample7.onnx",
                      Unary(7, "Upsample", {onnx::MakeAttribute("scales", std::vector<float>{1, 1, 2, 2})}, {1, 1, 2, 2}));
   seeds.emplace_back("softmax11.onnx", Unary(11, "Softmax", {}));
