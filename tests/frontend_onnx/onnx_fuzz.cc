@@ -5,7 +5,8 @@
 // checker and shape inference throw their own), a leak, a hang or a huge allocation.
 // External data is refused (no model folder), so the fuzzer reads no files.
 // Built only with clang and -DOPENATC_BUILD_FUZZERS=ON; seeds: <build>/fuzz_seeds/onnx (written by
-// onnx_fuzz_seeds at build time) and tests/frontend_onnx/fuzz_seeds; dictionary tests/frontend_onnx/onnx_fuzz.dict.
+// onnx_fuzz_seeds at build time) and, for past findings, tests/frontend_onnx/fuzz_seeds;
+// dictionary tests/frontend_onnx/onnx_fuzz.dict.
 // Run: make fuzz-smoke FUZZERS=onnx_fuzz FUZZ_TIME=600 (see README).
 #include <onnx/defs/schema.h>
 
