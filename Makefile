@@ -2,6 +2,8 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
+FUZZERS    ?= om_reader_fuzz ge_ir_fuzz npy_fuzz onnx_fuzz atc_argv_fuzz
+FUZZ_TIME  ?= 30
 PREFIX     ?= /usr/local/openatc
 JOBS       ?= $(shell nproc)
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -13,7 +15,7 @@ DEPS := cmake ninja-build g++ make python3 libcli11-dev nlohmann-json3-dev libfl
 
 DEMO_OUT := $(BUILD)/demo
 
-.PHONY: all deps build demo test asan fuzz conformance bench bench-ort install clean help
+.PHONY: all deps build demo test asan fuzz fuzz-smoke conformance bench bench-ort install clean help
 
 all: build
 
@@ -23,7 +25,8 @@ help:
 	@echo "make demo     deps + build, then compile examples/compilable_add_custom with atc and run it with omrun"
 	@echo "make test     deps + build, then run every test with ctest"
 	@echo "make asan     build with AddressSanitizer+UndefinedBehaviorSanitizer into $(ASAN_BUILD)/ and run the tests"
-	@echo "make fuzz     build the libFuzzer targets with clang-19 into $(FUZZ_BUILD)/"
+	@echo "make fuzz     build the libFuzzer targets ($(FUZZERS)) and their seeds with clang-19 into $(FUZZ_BUILD)/"
+	@echo "make fuzz-smoke  make fuzz, then run each of FUZZERS for FUZZ_TIME=$(FUZZ_TIME) s; fails on any finding"
 	@echo "make conformance  run every ONNX backend case of libonnx-testdata; rewrites docs/conformance.md"
 	@echo "make bench    build and run the benchmarks (OM load vs read(), sink replay vs Execute every run, memory-plan arena)"
 	@echo "make bench-ort  install onnxruntime-node (npm) into $(BUILD)/ort-peer and run omrun vs ONNX Runtime on the shared models"
@@ -62,10 +65,15 @@ asan: deps
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -LE "slow|large|conformance|models|onnx_cases|bench"
 
+# Only the fuzzers, their seed corpora and what they link are built (target `fuzzers`), not the tree.
 fuzz: deps
 	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DOPENATC_BUILD_FUZZERS=ON -DOPENATC_SANITIZE=ON
-	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
+
+# Longer runs: make fuzz-smoke FUZZERS=onnx_fuzz FUZZ_TIME=600 (the corpus in $(FUZZ_BUILD)/fuzz_corpus is kept).
+fuzz-smoke: fuzz
+	tests/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZERS)
 
 conformance: deps build
 	cmake --build $(BUILD) --target onnx_conformance_report

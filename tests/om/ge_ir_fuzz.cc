@@ -3,7 +3,7 @@
 // never a crash, leak, hang or huge allocation. A graph that reads must also survive the mode-1
 // writer: WriteGeIrJson, then read back without error to the same node count.
 // Built only with clang and -DOPENATC_BUILD_FUZZERS=ON; seeds: tests/om/fuzz_seeds/ge_ir.
-// Run: ge_ir_fuzz -max_len=65536 -rss_limit_mb=2048 <work dir> <seed dir>
+// Run: make fuzz-smoke FUZZERS=ge_ir_fuzz FUZZ_TIME=600 (tests/run_fuzzers.sh holds the options)
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // libFuzzer target of the OM reader: any byte string must give a Model or an openatc::Error,
 // never a crash, leak, hang or huge allocation. Built only with clang and
-// -DOPENATC_BUILD_FUZZERS=ON; seed corpus: <build>/om_fuzz_corpus (written by
-// om_roundtrip_test). Run: om_reader_fuzz -max_len=65536 -rss_limit_mb=2048 <corpus dir>
+// -DOPENATC_BUILD_FUZZERS=ON; seed corpus: <build>/om_fuzz_corpus (written at build time by
+// om_roundtrip_test, target om_fuzz_seeds). Run: make fuzz-smoke FUZZERS=om_reader_fuzz FUZZ_TIME=600
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
