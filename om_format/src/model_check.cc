@@ -82,13 +82,11 @@ std::optional<uint64_t> ConstTensorByteSize(const ir::TensorDesc &desc, std::str
   return c * elem;
 }
 
-void CheckModel(const Model &model, ErrorCategory category, bool reading) {
-  const std::string hint = reading ? "The file is damaged; rebuild it with atc"
-                                   : "This is a bug in the producer of the model";
-  auto fail = [&](const char *code, const std::string &msg) {
-    return Error(category, code, msg, hint);
-  };
-  const auto &nodes = model.graph.nodes;
+namespace {
+
+// Indices of edges, control edges, graph inputs and outputs; constant tensor sizes.
+void CheckGraph(const ir::Graph &graph, const std::function<Error(const char *, const std::string &)> &fail) {
+  const auto &nodes = graph.nodes;
   if (nodes.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
     throw fail(kErrGraph, "graph: too many nodes (" + N(nodes.size()) + ")");
   const int64_t n = static_cast<int64_t>(nodes.size());
@@ -138,19 +136,20 @@ void CheckModel(const Model &model, ErrorCategory category, bool reading) {
             .WithNode(node.name, node.type);
     }
   }
-  for (size_t k = 0; k < model.graph.inputs.size(); ++k) {
-    int32_t i = model.graph.inputs[k];
+  for (size_t k = 0; k < graph.inputs.size(); ++k) {
+    int32_t i = graph.inputs[k];
     if (i < 0 || i >= n)
       throw fail(kErrGraph, "graph input #" + N(k) + " refers to node #" + std::to_string(i) +
                                 "; the graph has " + N(n) + " nodes");
   }
-  for (size_t k = 0; k < model.graph.outputs.size(); ++k) {
-    std::string err = check_endpoint(model.graph.outputs[k], "graph output #" + N(k));
+  for (size_t k = 0; k < graph.outputs.size(); ++k) {
+    std::string err = check_endpoint(graph.outputs[k], "graph output #" + N(k));
     if (!err.empty()) throw fail(kErrGraph, err);
   }
+}
 
-  CheckPlan(model.graph, [&](const std::string &msg) { return fail(kErrPlan, msg); });
-
+// Artifacts and deliverables: indices, payload flags, hashes, one artifact per op type.
+void CheckArtifacts(const Model &model, const std::function<Error(const char *, const std::string &)> &fail) {
   std::vector<std::string> types;
   const int64_t nd = static_cast<int64_t>(model.deliverables.size());
   for (const auto &a : model.artifacts) {
@@ -177,6 +176,17 @@ void CheckModel(const Model &model, ErrorCategory category, bool reading) {
                                    "': hash is not the XXH3-64 of its " + N(d.data.size) +
                                    " bytes");
   }
+}
+
+}  // namespace
+
+void CheckModel(const Model &model, ErrorCategory category, bool reading) {
+  const std::string hint = reading ? "The file is damaged; rebuild it with atc"
+                                   : "This is a bug in the producer of the model";
+  auto fail = [&](const char *code, const std::string &msg) { return Error(category, code, msg, hint); };
+  CheckGraph(model.graph, fail);
+  CheckPlan(model.graph, [&](const std::string &msg) { return fail(kErrPlan, msg); });
+  CheckArtifacts(model, fail);
 }
 
 }  // namespace openatc::om::detail

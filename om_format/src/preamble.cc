@@ -81,7 +81,10 @@ void EncodePreamble(const Preamble &p, uint8_t *out) {
 
 static std::string Num(uint64_t v) { return std::to_string(v); }
 
-Preamble ParsePreamble(const uint8_t *data, size_t size) {
+namespace {
+
+// What the first bytes say: empty, a GE OM, not an OM, or too short for a preamble.
+void CheckMagic(const uint8_t *data, size_t size) {
   if (size == 0)
     throw Error(ErrorCategory::kNotOm, kErrNotOm, "not an OM file: the file is empty",
                 "Pass an OM built by OpenATC's atc");
@@ -98,8 +101,10 @@ Preamble ParsePreamble(const uint8_t *data, size_t size) {
                                     " bytes, fewer than the " + Num(kPreambleSize) +
                                     "-byte preamble")
         .WithOffset(size);
+}
 
-  Preamble p;
+// The preamble's own size field and checksum.
+void CheckPreambleSize(const uint8_t *data, size_t size, Preamble &p) {
   p.preamble_size = LoadLE32(data + off::kSize);
   if (p.preamble_size < kPreambleSize || p.preamble_size > kMaxPreambleSize ||
       p.preamble_size % 8 != 0)
@@ -114,7 +119,10 @@ Preamble ParsePreamble(const uint8_t *data, size_t size) {
   const uint64_t stored = LoadLE64(data + p.preamble_size - 8);
   if (Hash64(data, p.preamble_size - 8) != stored)
     throw Corrupt(kErrPreamble, "preamble: checksum mismatch").WithOffset(p.preamble_size - 8);
+}
 
+// Format version (0.x refused, newer major refused) and flags (none defined).
+void CheckVersion(const uint8_t *data, Preamble &p) {
   p.major = LoadLE16(data + off::kMajor);
   p.minor = LoadLE16(data + off::kMinor);
   if (p.major == 0)
@@ -141,14 +149,11 @@ Preamble ParsePreamble(const uint8_t *data, size_t size) {
                     Num(kFormatMinor) + ")",
                 "Use the OpenATC release that built it, or rebuild the OM with this atc")
         .WithOffset(off::kFlags);
+}
 
-  p.envelope_offset = LoadLE64(data + off::kEnvOffset);
-  p.envelope_size = LoadLE64(data + off::kEnvSize);
-  p.segment_area_offset = LoadLE64(data + off::kSegOffset);
-  p.segment_area_size = LoadLE64(data + off::kSegSize);
-  p.envelope_hash = LoadLE64(data + off::kEnvHash);
-
-  // Bounds, each with subtraction only, so no sum can overflow.
+// Envelope and segment-area bounds, each with subtraction only so no sum can overflow, and the
+// zero padding between them.
+void CheckBounds(const uint8_t *data, size_t size, const Preamble &p) {
   if (p.envelope_offset < p.preamble_size || p.envelope_offset % 8 != 0 ||
       p.envelope_offset > size)
     throw Corrupt(kErrBounds, "preamble: envelope offset " + Num(p.envelope_offset) +
@@ -181,6 +186,21 @@ Preamble ParsePreamble(const uint8_t *data, size_t size) {
   for (uint64_t i = envelope_end; i < p.segment_area_offset; ++i)
     if (data[i] != 0)
       throw Corrupt(kErrBounds, "padding after the envelope is not zero").WithOffset(i);
+}
+
+}  // namespace
+
+Preamble ParsePreamble(const uint8_t *data, size_t size) {
+  CheckMagic(data, size);
+  Preamble p;
+  CheckPreambleSize(data, size, p);
+  CheckVersion(data, p);
+  p.envelope_offset = LoadLE64(data + off::kEnvOffset);
+  p.envelope_size = LoadLE64(data + off::kEnvSize);
+  p.segment_area_offset = LoadLE64(data + off::kSegOffset);
+  p.segment_area_size = LoadLE64(data + off::kSegSize);
+  p.envelope_hash = LoadLE64(data + off::kEnvHash);
+  CheckBounds(data, size, p);
   return p;
 }
 

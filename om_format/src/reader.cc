@@ -28,11 +28,12 @@ std::string SegName(size_t k, const fb::Segment *s) {
   return "segment #" + N(k) + " (" + kind + ")";
 }
 
-}  // namespace
 
-Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> owner,
-                 ContainerInfo *info) {
-  const Preamble p = ParsePreamble(data, size);
+using Segments = flatbuffers::Vector<flatbuffers::Offset<fb::Segment>>;
+
+// Step 2 of the reading order: envelope checksum, size, alignment, identifier, FlatBuffers
+// verifier, minimum reader version. `aligned` receives a copy when the envelope is unaligned.
+const fb::Model &VerifyEnvelope(const uint8_t *data, const Preamble &p, std::vector<uint64_t> *aligned_copy) {
   const uint8_t *env = data + p.envelope_offset;
 
   if (Hash64(env, p.envelope_size) != p.envelope_hash)
@@ -48,7 +49,7 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
         .WithOffset(p.envelope_offset);
   // The verifier checks alignment relative to the buffer start; FlatBuffers reads scalars in
   // place, so a buffer at an unaligned address is copied to aligned storage first.
-  std::vector<uint64_t> aligned;
+  std::vector<uint64_t> &aligned = *aligned_copy;
   if (reinterpret_cast<uintptr_t>(env) % 8 != 0) {
     aligned.resize((p.envelope_size + 7) / 8);
     std::memcpy(aligned.data(), env, p.envelope_size);
@@ -75,20 +76,12 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
                     " or newer; this reader's is " + N(kFormatMajor) + "." + N(kFormatMinor),
                 "Use the OpenATC release that built it, or rebuild the OM with this atc")
         .WithOffset(p.envelope_offset);
+  return root;
+}
 
-  Model model;
-  model.format_major = p.major;
-  model.format_minor = p.minor;
-  model.min_reader_major = root.min_reader_major();
-  model.min_reader_minor = root.min_reader_minor();
-  model.build_time = root.build_time();
-  std::vector<SegmentUse> uses;
-  DecodeEnvelope(root, p.envelope_size, &model, &uses);
-
-  // Segment table: known codec and kind, 64-aligned, ascending, non-overlapping, zero gaps,
-  // plausible raw size, and the area ending with the last segment.
-  static const flatbuffers::Vector<flatbuffers::Offset<fb::Segment>> *const kNone = nullptr;
-  const auto *segs = root.segments() ? root.segments() : kNone;
+// Step 4a: known codec and kind, 64-aligned, ascending, non-overlapping, zero gaps, plausible
+// raw size, and the area ending with the last segment.
+void CheckSegmentTable(const Segments *segs, const Preamble &p, const uint8_t *data) {
   const size_t nseg = segs ? segs->size() : 0;
   const uint8_t *area = data + p.segment_area_offset;
   uint64_t prev_end = 0;
@@ -133,8 +126,11 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
     throw Corrupt(kErrSegmentTable, "segment area: " + N(p.segment_area_size - prev_end) +
                                         " bytes after the last segment belong to no segment")
         .WithOffset(p.segment_area_offset + prev_end);
+}
 
-  // Each segment has exactly one user, of the segment's kind.
+// Step 4b: each segment has exactly one user, of the segment's kind; returns the user of each.
+std::vector<const SegmentUse *> MatchUsers(const Segments *segs, const std::vector<SegmentUse> &uses) {
+  const size_t nseg = segs ? segs->size() : 0;
   std::vector<const SegmentUse *> user(nseg, nullptr);
   for (const SegmentUse &u : uses) {
     auto fail = [&](const std::string &msg) {
@@ -159,8 +155,15 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
       throw Corrupt(kErrSegmentTable,
                     SegName(k, segs->Get(static_cast<flatbuffers::uoffset_t>(k))) +
                         " is not referenced by the envelope");
+  return user;
+}
 
-  // Bytes: checksum first, then a view (or a copy without owner), or bounded decompression.
+// Step 5: per segment, its checksum first, then a view (or a copy without owner), or bounded
+// decompression into exactly the raw size, delivered to its user.
+void FillSegments(const Segments *segs, const std::vector<const SegmentUse *> &user, const Preamble &p,
+                  const uint8_t *data, const std::shared_ptr<const void> &owner) {
+  const size_t nseg = segs ? segs->size() : 0;
+  const uint8_t *area = data + p.segment_area_offset;
   for (size_t k = 0; k < nseg; ++k) {
     const fb::Segment *s = segs->Get(static_cast<flatbuffers::uoffset_t>(k));
     const uint8_t *stored = area + s->offset();
@@ -201,36 +204,61 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
                                      N(s->raw_size()));
     *u.dest = ir::Bytes::FromVector(std::move(raw));
   }
+}
+
+void FillInfo(const Segments *segs, const Preamble &p, size_t size, ContainerInfo *info) {
+  const size_t nseg = segs ? segs->size() : 0;
+  info->magic = std::string(kMagic, 4);
+  info->version_major = p.major;
+  info->version_minor = p.minor;
+  info->preamble_size = p.preamble_size;
+  info->flags = p.flags;
+  info->envelope_offset = p.envelope_offset;
+  info->envelope_size = p.envelope_size;
+  info->envelope_hash = p.envelope_hash;
+  info->segment_area_offset = p.segment_area_offset;
+  info->segment_area_size = p.segment_area_size;
+  info->file_size = size;
+  info->segments.clear();
+  for (size_t k = 0; k < nseg; ++k) {
+    const fb::Segment *s = segs->Get(static_cast<flatbuffers::uoffset_t>(k));
+    SegmentInfo si;
+    si.offset = s->offset();
+    si.file_offset = p.segment_area_offset + s->offset();
+    si.stored_size = s->stored_size();
+    si.raw_size = s->raw_size();
+    si.codec = static_cast<SegmentCodec>(s->codec());
+    si.kind = static_cast<SegmentKind>(s->kind());
+    si.hash = s->hash();
+    info->segments.push_back(si);
+  }
+}
+
+}  // namespace
+
+// The reading order of om_format/FORMAT.md, one named step each.
+Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> owner,
+                 ContainerInfo *info) {
+  const Preamble p = ParsePreamble(data, size);
+  std::vector<uint64_t> aligned;
+  const fb::Model &root = VerifyEnvelope(data, p, &aligned);
+
+  Model model;
+  model.format_major = p.major;
+  model.format_minor = p.minor;
+  model.min_reader_major = root.min_reader_major();
+  model.min_reader_minor = root.min_reader_minor();
+  model.build_time = root.build_time();
+  std::vector<SegmentUse> uses;
+  DecodeEnvelope(root, p.envelope_size, &model, &uses);
+
+  const Segments *segs = root.segments();
+  CheckSegmentTable(segs, p, data);
+  FillSegments(segs, MatchUsers(segs, uses), p, data, owner);
 
   if (model.format_major == 1 && model.format_minor == 0) LiftLegacyPlan(model);
   CheckModel(model, ErrorCategory::kCorruptOm, /*reading=*/true);
-
-  if (info) {
-    info->magic = std::string(kMagic, 4);
-    info->version_major = p.major;
-    info->version_minor = p.minor;
-    info->preamble_size = p.preamble_size;
-    info->flags = p.flags;
-    info->envelope_offset = p.envelope_offset;
-    info->envelope_size = p.envelope_size;
-    info->envelope_hash = p.envelope_hash;
-    info->segment_area_offset = p.segment_area_offset;
-    info->segment_area_size = p.segment_area_size;
-    info->file_size = size;
-    info->segments.clear();
-    for (size_t k = 0; k < nseg; ++k) {
-      const fb::Segment *s = segs->Get(static_cast<flatbuffers::uoffset_t>(k));
-      SegmentInfo si;
-      si.offset = s->offset();
-      si.file_offset = p.segment_area_offset + s->offset();
-      si.stored_size = s->stored_size();
-      si.raw_size = s->raw_size();
-      si.codec = static_cast<SegmentCodec>(s->codec());
-      si.kind = static_cast<SegmentKind>(s->kind());
-      si.hash = s->hash();
-      info->segments.push_back(si);
-    }
-  }
+  if (info) FillInfo(segs, p, size, info);
   return model;
 }
 
