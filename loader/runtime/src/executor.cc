@@ -53,28 +53,23 @@ HostTensor ToHost(const gert::Tensor &t) {
 // GE's dynamic-shape path: InferDataType and InferShape (of the ShapeInferOp, else the legacy
 // IMPL_OP hooks) on the real input shapes, so output descriptors carry this run's shapes before
 // Execute.
-void InferAtRunTime(const std::string &path, const ir::Node &node, const NodeRuntime &nr, gert_impl::Frame &frame) {
+void InferAtRunTime(const ir::Node &node, const NodeRuntime &nr, gert_impl::Frame &frame) {
   auto dt = gert_impl::ContextAccess::Make<gert::InferDataTypeContext>(&frame);
   auto sh = gert_impl::ContextAccess::Make<gert::InferShapeContext>(&frame);
-  try {
-    if (nr.infer != nullptr) {
-      opp::GuardedCall({node.name, node.type, "InferDataType", nr.origin}, [&] { return nr.infer->InferDataType(dt.get()); });
-      opp::GuardedCall({node.name, node.type, "InferShape", nr.origin}, [&] { return nr.infer->InferShape(sh.get()); });
-    } else {  // legacy IMPL_OP hooks (legacy_infer.h)
-      const gert_impl::LegacyInferHooks &h = nr.legacy_infer;
-      if (h.infer_datatype != nullptr) {
-        opp::GuardedCall({node.name, node.type, "IMPL_OP InferDataType", nr.origin},
-                         [&] { return h.infer_datatype(dt.get()); });
-      } else {
-        gert_impl::InferDataTypesFromPrototype(frame, h.dtype_same_as_first_input);
-      }
-      if (h.infer_shape != nullptr) {
-        opp::GuardedCall({node.name, node.type, "IMPL_OP InferShape", nr.origin}, [&] { return h.infer_shape(sh.get()); });
-      }
+  if (nr.infer != nullptr) {
+    opp::GuardedCall({node.name, node.type, "InferDataType", nr.origin}, [&] { return nr.infer->InferDataType(dt.get()); });
+    opp::GuardedCall({node.name, node.type, "InferShape", nr.origin}, [&] { return nr.infer->InferShape(sh.get()); });
+  } else {  // legacy IMPL_OP hooks (legacy_infer.h)
+    const gert_impl::LegacyInferHooks &h = nr.legacy_infer;
+    if (h.infer_datatype != nullptr) {
+      opp::GuardedCall({node.name, node.type, "IMPL_OP InferDataType", nr.origin},
+                       [&] { return h.infer_datatype(dt.get()); });
+    } else {
+      gert_impl::InferDataTypesFromPrototype(frame, h.dtype_same_as_first_input);
     }
-  } catch (Error &e) {
-    e.WithFile(path);
-    throw;
+    if (h.infer_shape != nullptr) {
+      opp::GuardedCall({node.name, node.type, "IMPL_OP InferShape", nr.origin}, [&] { return h.infer_shape(sh.get()); });
+    }
   }
   for (gert::Tensor *t : frame.outputs) t->MutableStorageShape() = t->GetOriginShape();
 }
@@ -101,18 +96,11 @@ std::vector<const void *> Addresses(const gert_impl::Frame &f) {
   return a;
 }
 
-void CallExecute(const std::string &path, const ir::Node &node, const NodeRuntime &nr, gert_impl::Frame &frame,
-                 void *stream) {
+void CallExecute(const ir::Node &node, const NodeRuntime &nr, gert_impl::Frame &frame, void *stream) {
   auto ctx = gert_impl::ContextAccess::Make<gert::EagerOpExecutionContext>(&frame);
-  try {
-    opp::GuardedCall({node.name, node.type, "Execute", nr.origin}, [&] { return nr.execute->Execute(ctx.get()); });
-  } catch (Error &e) {
-    e.WithFile(path);
-    throw;
-  }
+  opp::GuardedCall({node.name, node.type, "Execute", nr.origin}, [&] { return nr.execute->Execute(ctx.get()); });
   if (aclrtSynchronizeStream(stream) != ACL_SUCCESS) {
     throw Error(ErrorCategory::kCustomOp, "OA2203", std::string("a kernel launched by Execute failed: ") + aclGetRecentErrMsg())
-        .WithFile(path)
         .WithNode(node.name, node.type);
   }
 }
@@ -127,14 +115,13 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
       if (frame.outputs[k]->GetAddr() == nullptr) {
         throw Error(ErrorCategory::kCustomOp, "OA2207", "output " + std::to_string(k) + " has no planned memory",
                     "Declared launches need a static model")
-            .WithFile(im.path)
             .WithNode(node.name, node.type);
       }
     }
     try {
       LaunchAnnotated(*nr.annotated, frame, im.stream);
     } catch (Error &e) {
-      e.WithFile(im.path).WithNode(node.name, node.type);
+      e.WithNode(node.name, node.type);
       throw;
     }
     return nullptr;  // outputs are the planned / bound memory
@@ -142,8 +129,8 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
   if (!sink) {
     auto services = std::make_unique<ExecServices>(im.stream);
     frame.services = services.get();
-    if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(im.path, node, nr, frame);
-    CallExecute(im.path, node, nr, frame, im.stream);
+    if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(node, nr, frame);
+    CallExecute(node, nr, frame, im.stream);
     return services;
   }
   SinkRecord &rec = im.sink.records[i];
@@ -154,25 +141,19 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
       if (changed) {
         frame.services = rec.services.get();
         auto ctx = gert_impl::ContextAccess::Make<gert::UpdateArgsContext>(&frame);
-        try {
-          opp::GuardedCall({node.name, node.type, "UpdateHostArgs", nr.origin},
-                           [&] { return nr.updater->UpdateHostArgs(ctx.get()); });
-        } catch (Error &e) {
-          e.WithFile(im.path);
-          throw;
-        }
+        opp::GuardedCall({node.name, node.type, "UpdateHostArgs", nr.origin},
+                         [&] { return nr.updater->UpdateHostArgs(ctx.get()); });
         rec.services->SyncArgsToDevice();
         rec.addrs = addrs;
       }
       try {
         ReplayLaunches(rec, im.stream);
       } catch (Error &e) {
-        e.WithFile(im.path).WithNode(node.name, node.type);
+        e.WithNode(node.name, node.type);
         throw;
       }
       if (aclrtSynchronizeStream(im.stream) != ACL_SUCCESS) {
         throw Error(ErrorCategory::kCustomOp, "OA2203", std::string("a replayed kernel failed: ") + aclGetRecentErrMsg())
-            .WithFile(im.path)
             .WithNode(node.name, node.type);
       }
       return nullptr;
@@ -182,13 +163,13 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
   auto services = std::make_unique<ExecServices>(im.stream);
   frame.services = services.get();
   if (rec.captured) {  // a host-side node: Execute every run
-    CallExecute(im.path, node, nr, frame, im.stream);
+    CallExecute(node, nr, frame, im.stream);
     return services;
   }
   std::vector<rt::LaunchRecord> launches;
   rt::SetLaunchObserver(im.stream, [&launches](const rt::LaunchRecord &r) { launches.push_back(r); });
   try {
-    CallExecute(im.path, node, nr, frame, im.stream);
+    CallExecute(node, nr, frame, im.stream);
   } catch (...) {
     rt::ClearLaunchObserver(im.stream);
     throw;
@@ -251,9 +232,250 @@ void LoadedModel::RunWithBuffers(const std::vector<Buffer> &inputs, const std::v
 }
 
 namespace {
+
+// One run's state and its steps, in order: BindOutputs, then per node FeedInput / BindConst /
+// RunCustom, then Collect.
+class Run {
+ public:
+  Run(LoadedModel::Impl &im, const std::vector<InView> &inputs, const std::vector<LoadedModel::Buffer> *direct)
+      : im_(im), g_(im.model.graph), inputs_(inputs), direct_(direct),
+        sink_(im.mode == ExecutionMode::kAuto && !im.dynamic), results_(g_.outputs.size()) {
+    if (sink_ && im.sink.records.empty()) {
+      im.sink.records.resize(g_.nodes.size());
+      im.sink.inputs.resize(g_.inputs.size());
+      im.sink.outputs.resize(g_.outputs.size());
+    }
+    for (const auto &node : g_.nodes)
+      for (const auto &in : node.inputs)
+        if (in.connected()) ++uses_[{in.node, in.index}];
+    for (const auto &o : g_.outputs) ++uses_[{o.node, o.index}];  // outputs are read at the end
+    for (size_t k = 0; k < g_.inputs.size(); ++k) input_slot_[g_.inputs[k]] = k;
+  }
+
+  std::vector<HostTensor> Execute() {
+    BindOutputs();
+    for (size_t i = 0; i < g_.nodes.size(); ++i) {
+      const ir::Node &node = g_.nodes[i];
+      if (node.type == ir::kNetOutput) continue;
+      if (node.type == ir::kData) FeedInput(i);
+      else if (node.type == ir::kConst || node.type == ir::kConstant) BindConst(i);
+      else RunCustom(i);
+    }
+    return Collect();
+  }
+
+ private:
+  // True when every consumer of `e` retargets its launch (an ArgsUpdater node, or an
+  // AnnotatedArgsOp node launched from its declaration): it can take the caller's address.
+  bool OnlyUpdaters(const Key &e) const {
+    for (size_t j = 0; j < g_.nodes.size(); ++j)
+      for (const auto &in : g_.nodes[j].inputs)
+        if (in == ir::Endpoint{e.first, e.second} &&
+            (g_.nodes[j].type == ir::kNetOutput || (im_.nodes[j].updater == nullptr && im_.nodes[j].annotated == nullptr)))
+          return false;
+    return true;
+  }
+
+  // Static models: graph outputs produced by custom ops are bound to the result buffers (or,
+  // under sink replay, to fixed buffers recorded launches write; or to the caller's buffers).
+  void BindOutputs() {
+    if (im_.arena == nullptr && im_.dynamic) return;
+    for (size_t r = 0; r < g_.outputs.size(); ++r) {
+      const ir::Endpoint &o = g_.outputs[r];
+      const Key key{o.node, o.index};
+      const ir::Node &p = g_.nodes[static_cast<size_t>(o.node)];
+      if (p.type == ir::kData || p.type == ir::kConst || p.type == ir::kConstant || bound_.count(key)) continue;
+      const ir::TensorDesc &d = p.output_descs[static_cast<size_t>(o.index)];
+      const int64_t n = ShapeElementCount(d.shape);
+      if (n < 0) continue;
+      results_[r].dtype = d.dtype;
+      results_[r].shape = d.shape;
+      const size_t bytes = static_cast<size_t>(n) * DataTypeSize(d.dtype);
+      const NodeRuntime &producer = im_.nodes[static_cast<size_t>(o.node)];
+      if (sink_ && producer.updater == nullptr && producer.annotated == nullptr) {
+        // Recorded launches write here on every replay; the result is copied out at the end.
+        if (!im_.sink.outputs[r]) im_.sink.outputs[r] = std::make_unique<HostBuffer>(bytes);
+        fixed_out_[key] = im_.sink.outputs[r].get();
+      } else if (direct_ != nullptr) {
+        direct_bound_[key] = (*direct_)[r];
+      } else {
+        results_[r].data.assign(bytes, 0);
+        bound_[key] = r;
+      }
+    }
+  }
+
+  void FeedInput(size_t i) {
+    const ir::Node &node = g_.nodes[i];
+    const int32_t ni = static_cast<int32_t>(i);
+    const size_t k = input_slot_.at(ni);
+    const IoDesc &want = im_.inputs[k];
+    const InView &in = inputs_[k];
+    if (in.dtype != want.dtype || !ShapeMatches(want.shape, in.shape)) {
+      throw Error(ErrorCategory::kInvalidInput, "OA2202",
+                  "input " + std::to_string(k) + " ('" + want.name + "') expects " + DataTypeShortName(want.dtype) +
+                      " " + ShapeToString(want.shape) + " but got " + DataTypeShortName(in.dtype) + " " +
+                      ShapeToString(in.shape),
+                  "Feed data of the model's input dtype and shape");
+    }
+    Value &v = values_[{ni, 0}];
+    uint8_t *addr = nullptr;
+    if (sink_ && OnlyUpdaters({ni, 0})) {
+      addr = static_cast<uint8_t *>(const_cast<void *>(in.data));  // ArgsUpdater nodes retarget to it
+    } else if (sink_) {
+      if (!im_.sink.inputs[k]) im_.sink.inputs[k] = std::make_unique<HostBuffer>(in.size);
+      addr = im_.sink.inputs[k]->data();  // recorded launches read this fixed buffer
+    } else {
+      v.storage = std::make_shared<HostBuffer>(in.size);
+      addr = v.storage->data();
+    }
+    if (addr != in.data && in.size != 0) std::memcpy(addr, in.data, in.size);
+    ir::TensorDesc d = node.output_descs.at(0);
+    d.shape = in.shape;
+    d.origin_shape = in.shape;
+    gert_impl::InitTensor(v.tensor, d, addr, in.size);
+    v.pending = uses_[{ni, 0}];
+  }
+
+  void BindConst(size_t i) {
+    const ir::Node &node = g_.nodes[i];
+    const int32_t ni = static_cast<int32_t>(i);
+    const ir::ConstTensor &c = *node.attrs.at("value").t;
+    Value &v = values_[{ni, 0}];
+    gert_impl::InitTensor(v.tensor, node.output_descs.at(0), const_cast<uint8_t *>(c.data.data), c.data.size);
+    v.pending = uses_[{ni, 0}];
+  }
+
+  // Where output k of node i goes before the op runs: a bound result, a fixed sink buffer, the
+  // caller's buffer, its planned arena slot, or nowhere (the op allocates it).
+  void PlaceOutput(size_t i, size_t k, gert::Tensor &out) {
+    const ir::Node &node = g_.nodes[i];
+    const Key key{static_cast<int32_t>(i), static_cast<int32_t>(k)};
+    void *addr = nullptr;
+    size_t size = 0;
+    if (auto b = bound_.find(key); b != bound_.end()) {
+      addr = results_[b->second].data.data();
+      size = results_[b->second].data.size();
+    } else if (auto f = fixed_out_.find(key); f != fixed_out_.end()) {
+      addr = f->second->data();
+      size = f->second->size();
+    } else if (auto d = direct_bound_.find(key); d != direct_bound_.end()) {
+      addr = d->second.data;
+      size = d->second.size;
+    } else if (const auto &plan = node.plan.output_offsets; k < plan.size() && plan[k] >= 0 && im_.arena != nullptr) {
+      addr = im_.arena->data() + plan[k];
+      const int64_t n = ShapeElementCount(node.output_descs[k].shape);
+      size = n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(node.output_descs[k].dtype);
+    }
+    gert_impl::InitTensor(out, node.output_descs[k], addr, size);
+  }
+
+  void RunCustom(size_t i) {
+    const ir::Node &node = g_.nodes[i];
+    NodeRuntime &nr = im_.nodes[i];
+    gert_impl::Frame frame;
+    frame.node = nr.info.get();
+    for (size_t anchor : nr.info->input_anchor) {
+      const ir::Endpoint &e = node.inputs[anchor];
+      frame.inputs.push_back(&values_.at({e.node, e.index}).tensor);
+    }
+    std::deque<gert::Tensor> outs(node.output_descs.size());
+    for (size_t k = 0; k < outs.size(); ++k) {
+      PlaceOutput(i, k, outs[k]);
+      frame.outputs.push_back(&outs[k]);
+    }
+    std::unique_ptr<ExecServices> owner = RunNode(im_, i, frame, sink_);
+    ExecServices empty(im_.stream);
+    TakeOutputs(i, outs, owner ? *owner : empty, owner == nullptr);
+    // Release inputs whose last consumer was this node.
+    for (const auto &e : node.inputs) {
+      if (!e.connected()) continue;
+      auto it = values_.find({e.node, e.index});
+      if (it != values_.end() && it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
+    }
+  }
+
+  // The node's outputs become values its consumers read (with the memory that keeps them alive).
+  void TakeOutputs(size_t i, std::deque<gert::Tensor> &outs, ExecServices &services, bool replayed) {
+    const ir::Node &node = g_.nodes[i];
+    const int32_t ni = static_cast<int32_t>(i);
+    auto &bufs = services.output_buffers();
+    auto &refs = services.ref_inputs();
+    for (size_t k = 0; k < outs.size(); ++k) {
+      const bool allocated = replayed || (k < bufs.size() && bufs[k] != nullptr) || services.used_prebound(k);
+      const bool aliased = k < refs.size() && refs[k] >= 0;
+      if (!allocated && !aliased) {
+        if (uses_[{ni, static_cast<int32_t>(k)}] == 0) continue;  // unused output left unallocated
+        throw Error(ErrorCategory::kCustomOp, "OA2204", "Execute returned without allocating output " + std::to_string(k),
+                    "Call ctx->MallocOutputTensor for every output")
+            .WithNode(node.name, node.type);
+      }
+      Value &v = values_[{ni, static_cast<int32_t>(k)}];
+      v.tensor.GetShape() = outs[k].GetShape();
+      v.tensor.MutableFormat() = outs[k].GetFormat();
+      v.tensor.SetDataType(outs[k].GetDataType());
+      v.tensor.MutableTensorData() = gert::TensorData(outs[k].GetAddr(), nullptr, outs[k].GetSize(), outs[k].GetPlacement());
+      if (aliased) {
+        const ir::Endpoint &src = node.inputs[im_.nodes[i].info->input_anchor[static_cast<size_t>(refs[k])]];
+        v.storage = values_.at({src.node, src.index}).storage;
+      } else if (k < bufs.size()) {
+        v.storage = bufs[k];
+      }
+      v.pending = uses_[{ni, static_cast<int32_t>(k)}];
+    }
+  }
+
+  // The graph outputs: copied into the caller's buffers (RunWithBuffers), or returned, without a
+  // copy when the op wrote its bound result buffer with the compiled shape.
+  std::vector<HostTensor> Collect() {
+    std::vector<HostTensor> out;
+    for (size_t r = 0; r < g_.outputs.size(); ++r) {
+      const ir::Endpoint &o = g_.outputs[r];
+      const gert::Tensor &t = values_.at({o.node, o.index}).tensor;
+      if (direct_ != nullptr) {
+        CopyToCallerBuffer(r, t);
+        continue;
+      }
+      auto b = bound_.find({o.node, o.index});
+      if (b != bound_.end() && b->second == r && BoundResultValid(t, results_[r])) {
+        out.push_back(std::move(results_[r]));
+      } else {
+        out.push_back(ToHost(t));
+      }
+    }
+    return out;
+  }
+
+  void CopyToCallerBuffer(size_t r, const gert::Tensor &t) {
+    const LoadedModel::Buffer &b = (*direct_)[r];
+    if (t.GetAddr() == b.data) return;  // written in place
+    HostTensor h = ToHost(t);
+    if (h.data.size() > b.size) {
+      throw Error(ErrorCategory::kInvalidInput, "OA2206",
+                  "output " + std::to_string(r) + " ('" + im_.outputs[r].name + "') has " +
+                      std::to_string(h.data.size()) + " bytes but its buffer holds " + std::to_string(b.size),
+                  "Give a larger output buffer");
+    }
+    if (!h.data.empty()) std::memcpy(b.data, h.data.data(), h.data.size());
+  }
+
+  LoadedModel::Impl &im_;
+  const ir::Graph &g_;
+  const std::vector<InView> &inputs_;
+  const std::vector<LoadedModel::Buffer> *direct_;
+  const bool sink_;
+  std::map<Key, Value> values_;
+  std::map<Key, size_t> uses_;
+  std::map<int32_t, size_t> input_slot_;
+  std::vector<HostTensor> results_;
+  std::map<Key, size_t> bound_;
+  std::map<Key, HostBuffer *> fixed_out_;
+  std::map<Key, LoadedModel::Buffer> direct_bound_;
+};
+
+// The run boundary: one run at a time per model; errors get the OM file attached here, once.
 std::vector<HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView> &inputs,
-                                           const std::vector<LoadedModel::Buffer> *direct) {
-  const ir::Graph &g = im.model.graph;
+                                const std::vector<LoadedModel::Buffer> *direct) {
   if (inputs.size() != im.inputs.size()) {
     throw Error(ErrorCategory::kInvalidInput, "OA2201",
                 "the model has " + std::to_string(im.inputs.size()) + " inputs but " + std::to_string(inputs.size()) +
@@ -261,202 +483,12 @@ std::vector<HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView>
                 "Pass one input per model input, in model input order");
   }
   std::lock_guard<std::mutex> lock(im.run_mu);
-  const bool sink = im.mode == ExecutionMode::kAuto && !im.dynamic;
-  if (sink && im.sink.records.empty()) {
-    im.sink.records.resize(g.nodes.size());
-    im.sink.inputs.resize(g.inputs.size());
-    im.sink.outputs.resize(g.outputs.size());
+  try {
+    return Run(im, inputs, direct).Execute();
+  } catch (Error &e) {
+    e.WithFile(im.path);
+    throw;
   }
-  // True when every consumer of `e` retargets its launch (an ArgsUpdater node, or an AnnotatedArgsOp
-  // node launched from its declaration): it can take the caller's address.
-  auto only_updaters = [&](const ir::Endpoint &e) {
-    for (size_t j = 0; j < g.nodes.size(); ++j)
-      for (const auto &in : g.nodes[j].inputs)
-        if (in == e && (g.nodes[j].type == ir::kNetOutput ||
-                        (im.nodes[j].updater == nullptr && im.nodes[j].annotated == nullptr)))
-          return false;
-    return true;
-  };
-  std::map<std::pair<int32_t, int32_t>, Value> values;
-  std::map<std::pair<int32_t, int32_t>, size_t> uses;
-  for (const auto &node : g.nodes)
-    for (const auto &in : node.inputs)
-      if (in.connected()) ++uses[{in.node, in.index}];
-  for (const auto &o : g.outputs) ++uses[{o.node, o.index}];  // outputs are read at the end
-
-  // Static models: graph outputs produced by custom ops are bound to the result buffers.
-  std::vector<HostTensor> results(g.outputs.size());
-  std::map<std::pair<int32_t, int32_t>, size_t> bound;
-  std::map<std::pair<int32_t, int32_t>, HostBuffer *> fixed_out;
-  std::map<std::pair<int32_t, int32_t>, LoadedModel::Buffer> direct_bound;
-  if (im.arena != nullptr || !im.dynamic) {
-    for (size_t r = 0; r < g.outputs.size(); ++r) {
-      const ir::Endpoint &o = g.outputs[r];
-      const ir::Node &p = g.nodes[static_cast<size_t>(o.node)];
-      if (p.type == ir::kData || p.type == ir::kConst || p.type == ir::kConstant || bound.count({o.node, o.index})) continue;
-      const ir::TensorDesc &d = p.output_descs[static_cast<size_t>(o.index)];
-      const int64_t n = ShapeElementCount(d.shape);
-      if (n < 0) continue;
-      results[r].dtype = d.dtype;
-      results[r].shape = d.shape;
-      const size_t bytes = static_cast<size_t>(n) * DataTypeSize(d.dtype);
-      if (sink && im.nodes[static_cast<size_t>(o.node)].updater == nullptr &&
-          im.nodes[static_cast<size_t>(o.node)].annotated == nullptr) {
-        // Recorded launches write here on every replay; the result is copied out at the end.
-        if (!im.sink.outputs[r]) im.sink.outputs[r] = std::make_unique<HostBuffer>(bytes);
-        fixed_out[{o.node, o.index}] = im.sink.outputs[r].get();
-        continue;
-      }
-      if (direct != nullptr) {
-        direct_bound[{o.node, o.index}] = (*direct)[r];
-        continue;
-      }
-      results[r].data.assign(bytes, 0);
-      bound[{o.node, o.index}] = r;
-    }
-  }
-
-  std::map<int32_t, size_t> input_slot;
-  for (size_t k = 0; k < g.inputs.size(); ++k) input_slot[g.inputs[k]] = k;
-
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const ir::Node &node = g.nodes[i];
-    const int32_t ni = static_cast<int32_t>(i);
-    if (node.type == ir::kNetOutput) continue;
-    if (node.type == ir::kData) {
-      const size_t k = input_slot.at(ni);
-      const IoDesc &want = im.inputs[k];
-      const InView &in = inputs[k];
-      if (in.dtype != want.dtype || !ShapeMatches(want.shape, in.shape)) {
-        throw Error(ErrorCategory::kInvalidInput, "OA2202",
-                    "input " + std::to_string(k) + " ('" + want.name + "') expects " + DataTypeShortName(want.dtype) +
-                        " " + ShapeToString(want.shape) + " but got " + DataTypeShortName(in.dtype) + " " +
-                        ShapeToString(in.shape),
-                    "Feed data of the model's input dtype and shape");
-      }
-      Value &v = values[{ni, 0}];
-      uint8_t *addr = nullptr;
-      if (sink && only_updaters({ni, 0})) {
-        addr = static_cast<uint8_t *>(const_cast<void *>(in.data));  // ArgsUpdater nodes retarget to it
-      } else if (sink) {
-        if (!im.sink.inputs[k]) im.sink.inputs[k] = std::make_unique<HostBuffer>(in.size);
-        addr = im.sink.inputs[k]->data();  // recorded launches read this fixed buffer
-      } else {
-        v.storage = std::make_shared<HostBuffer>(in.size);
-        addr = v.storage->data();
-      }
-      if (addr != in.data && in.size != 0) std::memcpy(addr, in.data, in.size);
-      ir::TensorDesc d = node.output_descs.at(0);
-      d.shape = in.shape;
-      d.origin_shape = in.shape;
-      gert_impl::InitTensor(v.tensor, d, addr, in.size);
-      v.pending = uses[{ni, 0}];
-      continue;
-    }
-    if (node.type == ir::kConst || node.type == ir::kConstant) {
-      const ir::ConstTensor &c = *node.attrs.at("value").t;
-      Value &v = values[{ni, 0}];
-      gert_impl::InitTensor(v.tensor, node.output_descs.at(0), const_cast<uint8_t *>(c.data.data), c.data.size);
-      v.pending = uses[{ni, 0}];
-      continue;
-    }
-    // A custom op.
-    NodeRuntime &nr = im.nodes[i];
-    gert_impl::Frame frame;
-    frame.node = nr.info.get();
-    for (size_t anchor : nr.info->input_anchor) {
-      const ir::Endpoint &e = node.inputs[anchor];
-      frame.inputs.push_back(&values.at({e.node, e.index}).tensor);
-    }
-    std::deque<gert::Tensor> outs(node.output_descs.size());
-    for (size_t k = 0; k < outs.size(); ++k) {
-      void *addr = nullptr;
-      size_t size = 0;
-      auto b = bound.find({ni, static_cast<int32_t>(k)});
-      auto f = fixed_out.find({ni, static_cast<int32_t>(k)});
-      if (b != bound.end()) {
-        addr = results[b->second].data.data();
-        size = results[b->second].data.size();
-      } else if (f != fixed_out.end()) {
-        addr = f->second->data();
-        size = f->second->size();
-      } else if (auto d = direct_bound.find({ni, static_cast<int32_t>(k)}); d != direct_bound.end()) {
-        addr = d->second.data;
-        size = d->second.size;
-      } else if (const auto &plan = node.plan.output_offsets;
-                 k < plan.size() && plan[k] >= 0 && im.arena != nullptr) {
-        addr = im.arena->data() + plan[k];
-        const int64_t n = ShapeElementCount(node.output_descs[k].shape);
-        size = n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(node.output_descs[k].dtype);
-      }
-      gert_impl::InitTensor(outs[k], node.output_descs[k], addr, size);
-      frame.outputs.push_back(&outs[k]);
-    }
-    std::unique_ptr<ExecServices> owner = RunNode(im, i, frame, sink);
-    ExecServices empty(im.stream);
-    ExecServices &services = owner ? *owner : empty;
-    const bool replayed = owner == nullptr;
-    auto &bufs = services.output_buffers();
-    auto &refs = services.ref_inputs();
-    for (size_t k = 0; k < outs.size(); ++k) {
-      const bool allocated = replayed || (k < bufs.size() && bufs[k] != nullptr) || services.used_prebound(k);
-      const bool aliased = k < refs.size() && refs[k] >= 0;
-      if (!allocated && !aliased) {
-        if (uses[{ni, static_cast<int32_t>(k)}] == 0) continue;  // unused output left unallocated
-        throw Error(ErrorCategory::kCustomOp, "OA2204",
-                    "Execute returned without allocating output " + std::to_string(k),
-                    "Call ctx->MallocOutputTensor for every output")
-            .WithFile(im.path)
-            .WithNode(node.name, node.type);
-      }
-      Value &v = values[{ni, static_cast<int32_t>(k)}];
-      v.tensor.GetShape() = outs[k].GetShape();
-      v.tensor.MutableFormat() = outs[k].GetFormat();
-      v.tensor.SetDataType(outs[k].GetDataType());
-      v.tensor.MutableTensorData() =
-          gert::TensorData(outs[k].GetAddr(), nullptr, outs[k].GetSize(), outs[k].GetPlacement());
-      if (aliased) {
-        const ir::Endpoint &src = node.inputs[nr.info->input_anchor[static_cast<size_t>(refs[k])]];
-        v.storage = values.at({src.node, src.index}).storage;
-      } else if (k < bufs.size()) {
-        v.storage = bufs[k];
-      }
-      v.pending = uses[{ni, static_cast<int32_t>(k)}];
-    }
-    // Release inputs whose last consumer was this node.
-    for (const auto &e : node.inputs) {
-      if (!e.connected()) continue;
-      auto it = values.find({e.node, e.index});
-      if (it != values.end() && it->second.pending > 0 && --it->second.pending == 0) values.erase(it);
-    }
-  }
-  std::vector<HostTensor> out;
-  if (direct != nullptr) {
-    for (size_t r = 0; r < g.outputs.size(); ++r) {
-      const gert::Tensor &t = values.at({g.outputs[r].node, g.outputs[r].index}).tensor;
-      const LoadedModel::Buffer &b = (*direct)[r];
-      if (t.GetAddr() == b.data) continue;  // written in place
-      HostTensor h = ToHost(t);
-      if (h.data.size() > b.size) {
-        throw Error(ErrorCategory::kInvalidInput, "OA2206",
-                    "output " + std::to_string(r) + " ('" + im.outputs[r].name + "') has " +
-                        std::to_string(h.data.size()) + " bytes but its buffer holds " + std::to_string(b.size),
-                    "Give a larger output buffer");
-      }
-      if (!h.data.empty()) std::memcpy(b.data, h.data.data(), h.data.size());
-    }
-    return out;
-  }
-  for (size_t r = 0; r < g.outputs.size(); ++r) {
-    const ir::Endpoint &o = g.outputs[r];
-    auto b = bound.find({o.node, o.index});
-    if (b != bound.end() && b->second == r && BoundResultValid(values.at({o.node, o.index}).tensor, results[r])) {
-      out.push_back(std::move(results[r]));
-    } else {
-      out.push_back(ToHost(values.at({o.node, o.index}).tensor));
-    }
-  }
-  return out;
 }
 
 }  // namespace

@@ -83,22 +83,10 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadWithRegistry(om::Model model, cons
   return LoadImpl(std::move(model), path, &registry);
 }
 
-std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::string &path,
-                                                   gert_impl::CustomOpRegistry *external) {
-  CheckTarget(model, path);
-  std::unique_ptr<LoadedModel> lm(new LoadedModel());
-  Impl &im = *lm->impl_;
-  im.path = path;
-  im.model = std::move(model);
-  im.registry = external ? external : &im.own_registry;
-  const ir::Graph &g = im.model.graph;
+namespace {
 
-  if (external == nullptr) {
-    for (const auto &d : im.model.deliverables)
-      im.deliverables.push_back(opp::LoadEmbedded(d.data, path + ":" + d.file_name, im.own_registry));
-  }
-
-  // One object per op type, Deserialize on it (GE: every used op type must be deserialized).
+// GE: every used op type is deserialized, on one object per op type.
+std::map<std::string, std::shared_ptr<ge::BaseCustomOp>> DeserializeOps(LoadedModel::Impl &im, bool external) {
   std::map<std::string, std::shared_ptr<ge::BaseCustomOp>> objects;
   for (const auto &art : im.model.artifacts) {
     std::string why;
@@ -106,17 +94,15 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
     if (!op) {
       throw Error(ErrorCategory::kCorruptOm, "OA2102",
                   "no embedded deliverable provides op type '" + art.op_type + "' (" + why + ")",
-                  "Rebuild the OM with atc")
-          .WithFile(path);
+                  "Rebuild the OM with atc");
     }
-    if (art.has_payload && external == nullptr) {
+    if (art.has_payload && !external) {
       auto *portable = dynamic_cast<ge::PortableOp *>(op.get());
       if (portable == nullptr) {
         throw Error(ErrorCategory::kCorruptOm, "OA2103",
                     "the OM has a compile artifact for op type '" + art.op_type +
                         "', but its embedded deliverable's class is not a PortableOp",
-                    "Rebuild the OM with atc")
-            .WithFile(path);
+                    "Rebuild the OM with atc");
       }
       std::vector<uint8_t> buffer(art.payload.data, art.payload.data + art.payload.size);
       opp::GuardedCall({"", art.op_type, "Deserialize", im.registry->Origin(art.op_type)},
@@ -124,43 +110,39 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
     }
     objects[art.op_type] = op;
   }
+  return objects;
+}
 
-  im.nodes.resize(g.nodes.size());
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
-    const ir::Node &node = g.nodes[i];
-    if (IsFrameworkOp(node.type)) continue;
-    auto it = objects.find(node.type);
-    if (it == objects.end()) {
-      throw Error(ErrorCategory::kCorruptOm, "OA2104", "the OM has no artifact entry for this node's op type",
-                  "Rebuild the OM with atc")
-          .WithFile(path)
-          .WithNode(node.name, node.type);
-    }
-    NodeRuntime &nr = im.nodes[i];
-    nr.op = it->second;
-    nr.origin = im.registry->Origin(node.type);
-    nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
-    nr.infer = dynamic_cast<ge::ShapeInferOp *>(nr.op.get());
-    if (nr.infer == nullptr) nr.has_legacy_infer = gert_impl::FindLegacyInferHooks(node.type, &nr.legacy_infer);
-    nr.updater = dynamic_cast<ge::ArgsUpdater *>(nr.op.get());
-    // GE's strategy: an ArgsUpdater op runs its Execute; otherwise declared launches replace it.
-    if (nr.updater == nullptr) nr.annotated = LoadAnnotated(node, path);
-    if (nr.execute == nullptr && nr.annotated == nullptr) {
-      throw Error(ErrorCategory::kCustomOp, "OA2105",
-                  "the op is not an EagerExecuteOp and the OM holds no declared launches for it",
-                  "Rebuild the OM with atc (AnnotatedArgsOp needs a static graph), or implement Execute")
-          .WithFile(path)
-          .WithNode(node.name, node.type);
-    }
-    try {
-      nr.info = gert_impl::BuildNodeInfo(node);
-    } catch (Error &e) {
-      e.WithFile(path);
-      throw;
-    }
+// Each custom node's runtime: its op object and capabilities, declared launches, node info.
+void BindNode(LoadedModel::Impl &im, size_t i, const std::map<std::string, std::shared_ptr<ge::BaseCustomOp>> &objects) {
+  const ir::Node &node = im.model.graph.nodes[i];
+  auto it = objects.find(node.type);
+  if (it == objects.end()) {
+    throw Error(ErrorCategory::kCorruptOm, "OA2104", "the OM has no artifact entry for this node's op type",
+                "Rebuild the OM with atc")
+        .WithNode(node.name, node.type);
   }
+  NodeRuntime &nr = im.nodes[i];
+  nr.op = it->second;
+  nr.origin = im.registry->Origin(node.type);
+  nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
+  nr.infer = dynamic_cast<ge::ShapeInferOp *>(nr.op.get());
+  if (nr.infer == nullptr) nr.has_legacy_infer = gert_impl::FindLegacyInferHooks(node.type, &nr.legacy_infer);
+  nr.updater = dynamic_cast<ge::ArgsUpdater *>(nr.op.get());
+  // GE's strategy: an ArgsUpdater op runs its Execute; otherwise declared launches replace it.
+  if (nr.updater == nullptr) nr.annotated = LoadAnnotated(node, im.path);
+  if (nr.execute == nullptr && nr.annotated == nullptr) {
+    throw Error(ErrorCategory::kCustomOp, "OA2105",
+                "the op is not an EagerExecuteOp and the OM holds no declared launches for it",
+                "Rebuild the OM with atc (AnnotatedArgsOp needs a static graph), or implement Execute")
+        .WithNode(node.name, node.type);
+  }
+  nr.info = gert_impl::BuildNodeInfo(node);
+}
 
-  SetUpArena(im);
+// Model inputs and outputs as callers see them; `dynamic` when any shape is known only at run time.
+void DescribeIo(LoadedModel::Impl &im) {
+  const ir::Graph &g = im.model.graph;
   for (const auto &node : g.nodes) {
     for (const auto &d : node.output_descs)
       for (int64_t dim : d.shape)
@@ -174,6 +156,34 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
     const ir::Node &p = g.nodes[static_cast<size_t>(e.node)];
     std::string name = p.name + ":" + std::to_string(e.index);
     im.outputs.push_back(Describe(name, p.output_descs.at(static_cast<size_t>(e.index))));
+  }
+}
+
+}  // namespace
+
+// The load boundary: errors get the OM file attached here, once.
+std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::string &path,
+                                                   gert_impl::CustomOpRegistry *external) {
+  CheckTarget(model, path);
+  std::unique_ptr<LoadedModel> lm(new LoadedModel());
+  Impl &im = *lm->impl_;
+  im.path = path;
+  im.model = std::move(model);
+  im.registry = external ? external : &im.own_registry;
+  try {
+    if (external == nullptr) {
+      for (const auto &d : im.model.deliverables)
+        im.deliverables.push_back(opp::LoadEmbedded(d.data, path + ":" + d.file_name, im.own_registry));
+    }
+    const auto objects = DeserializeOps(im, external != nullptr);
+    im.nodes.resize(im.model.graph.nodes.size());
+    for (size_t i = 0; i < im.nodes.size(); ++i)
+      if (!IsFrameworkOp(im.model.graph.nodes[i].type)) BindNode(im, i, objects);
+    SetUpArena(im);
+    DescribeIo(im);
+  } catch (Error &e) {
+    e.WithFile(path);
+    throw;
   }
   if (aclrtCreateStream(&im.stream) != ACL_SUCCESS) {
     throw Error(ErrorCategory::kInternal, "OA2106", std::string("cannot create a stream: ") + aclGetRecentErrMsg());
