@@ -1,5 +1,5 @@
 // Facts of a model shared by atc's inspection modes: model inputs/outputs, hashes, the GE OM
-// header (reference/om-format.md §2), bounded file reads and atomic text writes.
+// header (docs/ge-om.md §2), bounded file reads and atomic text writes.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
