@@ -83,7 +83,7 @@ bench: deps build
 	OPENATC_SOURCE_DIR=$(CURDIR) OPENATC_BUILD_DIR=$(CURDIR)/$(BUILD) $(BUILD)/tests/sink_bench
 	$(BUILD)/tests/arena_bench
 
-# omrun vs ONNX Runtime: onnxruntime-node from npm into $(BUILD)/ort-peer (../shared/peer.md).
+# omrun vs ONNX Runtime: onnxruntime-node from npm into $(BUILD)/ort-peer (README.md "Benchmarks").
 bench-ort: deps build
 	@command -v npm >/dev/null || { echo "bench-ort needs Node.js and npm (apt-get install nodejs npm)"; exit 1; }
 	mkdir -p $(BUILD)/ort-peer

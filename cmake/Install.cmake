@@ -1,6 +1,7 @@
-# `make install PREFIX=...`: a tree shaped like a CANN install (shared/cli.md):
-#   bin/atc bin/omrun  include/  lib64/lib{ascendcl,acl_rtc,register,gert,lowering,ge_runner}.so
-#   lib64/libcustom_op_registry_static.a  lib64/cmake/OpenATC/  opp/builtin/
+# `make install PREFIX=...`: a tree shaped like a CANN install (README.md "Writing, building and
+# registering a custom op"):   bin/atc bin/omrun  include/ 
+# lib64/lib{ascendcl,acl_rtc,register,gert,lowering,ge_runner}.so  
+# lib64/libcustom_op_registry_static.a  lib64/cmake/OpenATC/  opp/builtin/
 include(GNUInstallDirs)
 install(TARGETS atc omrun RUNTIME DESTINATION bin)
 install(TARGETS ascendcl acl_rtc register gert lowering ge_runner LIBRARY DESTINATION lib64)

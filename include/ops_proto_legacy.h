@@ -2,7 +2,7 @@
  * @file ops_proto_legacy.h
  * REG_OP prototypes of the graph-input operators the GE samples' graph builders use
  * (`ge::op::Data`, `ge::op::Const`; in CANN they come from the ops package's built-in op-proto
- * directory, see reference/custom-op-api.md §1 and §4).
+ * directory, see docs/custom-op-lifecycle.md §1 and §4).
  *   Data:  input x, output y (any dtype), attr index (Int, default 0) = model input position.
  *   Const: output y (any dtype), attr value (Tensor, default empty) = the constant data.
  */

@@ -1,5 +1,5 @@
 // model_exec: runs an OM through the ACL model API, following the flow of GE's
-// examples/custom_op/compilable_add_custom/model_exec program (shared/reference/acl-subset.md
+// examples/custom_op/compilable_add_custom/model_exec program (docs/acl.md
 // §3 "OM run"): init, device 0, load, describe, one all-ones float input buffer per model input
 // and one buffer per output, execute, copy the first output back and print its first element,
 // then release everything in reverse order. Written only against the public acl/*.h headers.

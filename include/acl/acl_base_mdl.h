@@ -1,6 +1,6 @@
 /**
  * @file acl/acl_base_mdl.h
- * Opaque model-side types of the host ACL subset (shared/reference/acl-subset.md §1).
+ * Opaque model-side types of the host ACL subset (docs/acl.md §1).
  */
 #ifndef OPENATC_ACL_ACL_BASE_MDL_H_
 #define OPENATC_ACL_ACL_BASE_MDL_H_

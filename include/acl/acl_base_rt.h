@@ -2,7 +2,7 @@
  * @file acl/acl_base_rt.h
  * Base types of the host ACL subset: handles, data types, formats, the ACL error constants and
  * the data-buffer calls. Values are those of CANN's acl_base.h / hicann runtime acl_base_rt.h
- * (see shared/reference/acl-subset.md §1, §4). C linkage; usable from C and C++.
+ * (see docs/acl.md §1, §4). C linkage; usable from C and C++.
  */
 #ifndef OPENATC_ACL_ACL_BASE_RT_H_
 #define OPENATC_ACL_ACL_BASE_RT_H_

@@ -1,7 +1,7 @@
 /**
  * @file acl/acl_mdl.h
  * The model API subset (aclmdl*), signatures as GE's inc/external/acl/acl_mdl.h
- * (shared/reference/acl-subset.md §2 "Model"). Declarations only here; the host implementation
+ * (docs/acl.md §2 "Model"). Declarations only here; the host implementation
  * lives in libascendcl (loader), which loads OM files written by OpenATC's atc.
  * Sizes are in bytes; indexes are 0-based in model input/output order.
  */

@@ -2,7 +2,7 @@
  * @file acl/acl_rt.h
  * The host ACL runtime subset (library `ascendcl`): init, device, memory, streams, kernel
  * binaries and kernel launch. Signatures and values are those of CANN's acl_rt.h /
- * acl_base_rt.h (shared/reference/acl-subset.md §1-§2); the behaviour is the host reference's:
+ * acl_base_rt.h (docs/acl.md §1-§2); the behaviour is the host reference's:
  *   - "device" memory is host memory; every memcpy kind is a host copy;
  *   - there is one device, id 0;
  *   - streams are in order and work submitted to them runs before the call returns

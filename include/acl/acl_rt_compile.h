@@ -1,7 +1,7 @@
 /**
  * @file acl/acl_rt_compile.h
  * Runtime compilation (library `acl_rtc`), signatures as CANN's acl_rt_compile.h
- * (shared/reference/acl-subset.md §2 "RTC"). The host implementation compiles C++ kernel source
+ * (docs/acl.md §2 "RTC"). The host implementation compiles C++ kernel source
  * (using openatc/host_kernel.h) with clang into a host ELF shared object, loadable by
  * aclrtBinaryLoadFromData. The error constants are in acl/acl_rtc_error.h.
  */

@@ -1,7 +1,7 @@
 /**
  * @file acl/acl_rtc_error.h
  * Error codes of the RTC library (libacl_rtc), values of CANN's RTC implementation
- * (shared/reference/acl-subset.md §4). Separate from acl_rt_compile.h, which, as in CANN,
+ * (docs/acl.md §4). Separate from acl_rt_compile.h, which, as in CANN,
  * declares only the functions.
  */
 #ifndef OPENATC_ACL_ACL_RTC_ERROR_H_

@@ -1,7 +1,7 @@
 /**
  * @file error_codes/ge_error_codes.h
  * The ACL_ERROR_GE_* constants returned by model loading and execution (values of GE's
- * inc/external/ge/ge_error_codes.h; shared/reference/acl-subset.md §4). static const uint32_t.
+ * inc/external/ge/ge_error_codes.h; docs/acl.md §4). static const uint32_t.
  */
 #ifndef OPENATC_ERROR_CODES_GE_ERROR_CODES_H_
 #define OPENATC_ERROR_CODES_GE_ERROR_CODES_H_

@@ -2,16 +2,16 @@
  * @file ge/ge_api.h
  * GE's online flow on the host target (libge_runner.so): build a ge::Graph in C++, then compile
  * and run it in this process through ge::Session (GE `inc/external/ge/ge_api.h`; the calls GE's
- * online samples make, shared/reference/acl-subset.md "GE (not ACL) entry points").
+ * online samples make, docs/acl.md §5).
  *
- * Lifecycle (custom-op-api.md §10, online column): AddGraph snapshots the graph; CompileGraph runs
- * the same passes as `atc --soc_version host` (shape inference, Compile per node, memory plan,
- * DeclareLaunchArgs) on the process-wide op objects and keeps the compiled model in memory: the
- * objects that compiled also execute, so no PortableOp, Serialize or Deserialize is involved.
- * LoadGraph prepares the compiled graph to run (a static graph runs in sink mode: Execute once,
- * launches replayed, ArgsUpdater/AnnotatedArgsOp slots retargeted); ExecuteGraphWithStreamAsync
- * runs it on caller memory. RunGraph does all of this on first use; with ge.graphRunMode "0" it
- * calls Execute on every run (GE's dynamic path).
+ * Lifecycle (docs/custom-op-lifecycle.md §10, online flow): AddGraph snapshots the graph;
+ * CompileGraph runs the same passes as `atc --soc_version host` (shape inference, Compile per node,
+ * memory plan, DeclareLaunchArgs) on the process-wide op objects and keeps the compiled model in
+ * memory: the objects that compiled also execute, so no PortableOp, Serialize or Deserialize is
+ * involved. LoadGraph prepares the compiled graph to run (a static graph runs in sink mode: Execute
+ * once, launches replayed, ArgsUpdater/AnnotatedArgsOp slots retargeted);
+ * ExecuteGraphWithStreamAsync runs it on caller memory. RunGraph does all of this on first use;
+ * with ge.graphRunMode "0" it calls Execute on every run (GE's dynamic path).
  *
  * Custom ops come from ASCEND_CUSTOM_OPP_PATH (read by GEInitialize, GE's search order) and the
  * built-in operator library, plus any op type the program registers itself.

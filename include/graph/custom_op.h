@@ -4,9 +4,9 @@
  * interfaces, and registration with REG_AUTO_MAPPING_OP.
  *
  * An operator class derives (virtually) from any mix of the capability interfaces; OpenATC
- * detects capabilities as GE does (dynamic_cast, see custom-op-api.md §2) and calls them in GE's
- * lifecycle (one object per op type per registry, Compile once per node, Serialize once per op
- * type, Deserialize on the per-model object; custom-op-api.md §10).
+ * detects capabilities as GE does (dynamic_cast, see docs/custom-op-lifecycle.md §2) and calls them
+ * in GE's lifecycle (one object per op type per registry, Compile once per node, Serialize once per
+ * op type, Deserialize on the per-model object; docs/custom-op-lifecycle.md §10).
  *
  * REG_AUTO_MAPPING_OP(Class) registers op type "#Class" (the macro argument as written) with a
  * creator returning `new Class()`. The first registration of an op type in a process wins.

@@ -1,8 +1,8 @@
 /**
  * @file graph/custom_op_pull_registry.h
  * The per-deliverable creator list and the C "pull" ABI an OM loader reads from an embedded
- * deliverable (custom-op-api.md §3). Implemented by libcustom_op_registry_static.a, which is
- * linked into every deliverable, so each .so keeps its own list.
+ * deliverable (docs/custom-op-lifecycle.md §3). Implemented by libcustom_op_registry_static.a,
+ * which is linked into every deliverable, so each .so keeps its own list.
  */
 #ifndef OPENATC_GRAPH_CUSTOM_OP_PULL_REGISTRY_H_
 #define OPENATC_GRAPH_CUSTOM_OP_PULL_REGISTRY_H_

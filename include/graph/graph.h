@@ -2,7 +2,7 @@
  * @file graph/graph.h
  * ge::Graph, an in-memory graph built from Operators (metadef `external/graph/graph.h`):
  * `Graph("name").SetInputs({data}).SetOutputs({add2})`, as the samples' graph builders do
- * (reference/samples.md §4). Copies share the graph.
+ * (docs/custom-op-lifecycle.md §11). Copies share the graph.
  *
  * SaveToFile (AIR writing) is not implemented yet: it returns GRAPH_FAILED and logs why.
  */

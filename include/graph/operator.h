@@ -116,7 +116,7 @@ class OPENATC_SDK_API NamedAttrs {
 /// fail with GRAPH_FAILED / return defaults.
 class OPENATC_SDK_API Operator {
  public:
-  // Value types of REG_OP ATTR(name, Type, default): `Op<Type>` (custom-op-api.md §4).
+  // Value types of REG_OP ATTR(name, Type, default): `Op<Type>` (docs/custom-op-lifecycle.md §4).
   using OpInt = int64_t;
   using OpFloat = float;
   using OpString = std::string;
@@ -268,7 +268,7 @@ class OPENATC_SDK_API Operator {
   size_t GetSubgraphNamesCount() const;
 
  protected:
-  // IR registration, called by REG_OP-generated code in IR order (custom-op-api.md §4).
+  // IR registration, called by REG_OP-generated code in IR order (docs/custom-op-lifecycle.md §4).
   void InputRegister(const char_t *name, const char_t *type_expr);
   void OptionalInputRegister(const char_t *name, const char_t *type_expr);
   void DynamicInputRegister(const char_t *name, const char_t *type_expr);

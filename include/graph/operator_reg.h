@@ -1,7 +1,7 @@
 /**
  * @file graph/operator_reg.h
  * The REG_OP family (metadef `external/graph/operator_reg.h`; behaviour per
- * reference/custom-op-api.md §4). Our own implementation of the same surface:
+ * docs/custom-op-lifecycle.md §4). Our own implementation of the same surface:
  *
  *   REG_OP(AddCustom)
  *       .INPUT(x1, TensorType({DT_FLOAT, DT_FLOAT16}))
@@ -256,8 +256,8 @@ constexpr bool SameName(const char *a, const char *b) {
   }                                                                                       \
   OPENATC_ATTR_EXTRA_##Type(x)
 
-/// Optional attribute with a default; `Type` is a token of custom-op-api.md §4 (Int, Float,
-/// String, ListInt, ...); the default may contain commas (`{1, 2}`).
+/// Optional attribute with a default; `Type` is a token of docs/custom-op-lifecycle.md §4 (Int,
+/// Float, String, ListInt, ...); the default may contain commas (`{1, 2}`).
 #define ATTR(x, Type, ...)                                                                \
   Next();                                                                                 \
   OpenAtcIrAttr_##x();                                                                    \

@@ -2,7 +2,7 @@
  * @file graph/tensor.h
  * The graph-building tensor API of GE (metadef `external/graph/tensor.h`): ge::Shape,
  * ge::TensorDesc and ge::Tensor. Sample graph builders use them to describe Data nodes and to
- * hold input/output data (reference/samples.md §4).
+ * hold input/output data (docs/custom-op-lifecycle.md §11).
  *
  * ABI: every class holds only a pointer to library-side state and every method that touches
  * strings takes or returns `const char *` / AscendString, so code built with

@@ -1,6 +1,6 @@
 /**
  * @file openatc/host_kernel.h
- * The OpenATC host kernel ABI, version OPENATC_HOST_KERNEL_ABI_VERSION (shared/design.md,
+ * The OpenATC host kernel ABI, version OPENATC_HOST_KERNEL_ABI_VERSION (docs/architecture.md,
  * "Host kernel ABI"). Lets a kernel for the host reference target read like an Ascend C kernel:
  *
  *   #include "openatc/host_kernel.h"
@@ -195,9 +195,9 @@ extern "C" __attribute__((weak, used, visibility("default"))) uint32_t openatc_h
  *    blocks still ran). Nothing is printed.
  *  - The launch does not go through aclrtLaunchKernel*, so stream launch observers do not see
  *    it: in a static (sink) model the runtime keeps calling the node's Execute on every run
- *    instead of replaying a recording (shared/design.md, sink execution), which is correct.
- * The code is templates only: a kernel .so that never uses OPENATC_LAUNCH references no ACL
- * symbol; one that does must link libascendcl (and pthreads, part of libc on glibc >= 2.34).
+ *    instead of replaying a recording (docs/architecture.md, "Static (sink) execution"), which is
+ * correct. The code is templates only: a kernel .so that never uses OPENATC_LAUNCH references no
+ * ACL symbol; one that does must link libascendcl (and pthreads, part of libc on glibc >= 2.34).
  */
 #include <pthread.h>
 #include <unistd.h>

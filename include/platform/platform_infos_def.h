@@ -2,8 +2,8 @@
  * @file platform/platform_infos_def.h
  * fe::PlatFormInfos and fe::OptionalInfos: the target description OpCompileContext::
  * GetPlatformInfos fills (hicann/runtime `pkg_inc/platform/platform_infos_def.h`; members per
- * reference/custom-op-api.md §5.4). Samples read `GetPlatformResWithLock("version", "NpuArch", v)`,
- * `GetCoreNum()`, `GetSocVersion()` and `GetAICoreNum()`.
+ * docs/custom-op-lifecycle.md §5.1). Samples read `GetPlatformResWithLock("version", "NpuArch",
+ * v)`, `GetCoreNum()`, `GetSocVersion()` and `GetAICoreNum()`.
  *
  * ABI: the classes hold a core count and a shared handle to a label/key/value store inside
  * libregister.so. Every method is inline and talks to the store through the `extern "C"`

@@ -1,7 +1,7 @@
 /**
  * @file register/op_impl_registry.h
  * Legacy `IMPL_OP(op_type).InferShape(fn)` registration (metadef
- * `external/register/op_impl_registry.h`; only what reference/custom-op-api.md §4.1 lists).
+ * `external/register/op_impl_registry.h`; only what docs/custom-op-lifecycle.md §4.1 lists).
  * Each builder call records the function for the op type in a process-wide table inside
  * libregister.so, which OpenATC's compiler consults for ops that have no ShapeInferOp.
  * A later registration for the same op type and hook replaces the earlier one.

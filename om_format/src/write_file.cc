@@ -1,12 +1,10 @@
-// Atomic OM file writing: temp file in the target's directory, fsync, rename, fsync directory.
+// Atomic OM file writing through the common writer (openatc/common/atomic_file.h): temp file in
+// the target's directory, fsync, rename, fsync directory.
 #include <cerrno>
 #include <cstring>
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "internal.h"
+#include "openatc/common/atomic_file.h"
 
 namespace openatc::om {
 namespace {
@@ -40,40 +38,22 @@ void WriteFile(const std::string &path, const Model &model, const WriteOptions &
   // Serialise first: a bad model leaves the file system untouched.
   const std::vector<uint8_t> image = Serialize(model, options);
 
-  const std::string tmp =
-      (dir == "/" ? "" : dir) + "/." + base + ".tmp." + std::to_string(::getpid());
-  ::unlink(tmp.c_str());  // a stale temp file of this pid from an earlier crash
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw IoError(path, "cannot create the temp file '" + tmp + "'", errno);
-
-  auto fail = [&](const std::string &what) {
-    int err = errno;
-    if (fd >= 0) ::close(fd);
-    ::unlink(tmp.c_str());
-    return IoError(path, what, err);
-  };
-  size_t done = 0;
-  while (done < image.size()) {
-    ssize_t w = ::write(fd, image.data() + done, image.size() - done);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      throw fail("write to '" + tmp + "' failed");
-    }
-    done += static_cast<size_t>(w);
+  const auto failure = WriteFileAtomic(path, image.data(), image.size());
+  if (!failure) return;
+  const std::string &tmp = failure->tmp;
+  switch (failure->step) {
+    case AtomicWriteStep::kCreate:
+      throw IoError(path, "cannot create the temp file '" + tmp + "'", failure->err);
+    case AtomicWriteStep::kWrite:
+      throw IoError(path, "write to '" + tmp + "' failed", failure->err);
+    case AtomicWriteStep::kSync:
+      throw IoError(path, "fsync of '" + tmp + "' failed", failure->err);
+    case AtomicWriteStep::kClose:
+      throw IoError(path, "close of '" + tmp + "' failed", failure->err);
+    case AtomicWriteStep::kRename:
+      break;
   }
-  if (::fsync(fd) != 0) throw fail("fsync of '" + tmp + "' failed");
-  if (::close(fd) != 0) {
-    fd = -1;
-    throw fail("close of '" + tmp + "' failed");
-  }
-  fd = -1;
-  if (::rename(tmp.c_str(), path.c_str()) != 0) throw fail("rename of the temp file failed");
-
-  int dfd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);  // best effort: some file systems refuse fsync on directories
-    ::close(dfd);
-  }
+  throw IoError(path, "rename of the temp file failed", failure->err);
 }
 
 }  // namespace openatc::om

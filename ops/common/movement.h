@@ -27,7 +27,8 @@ constexpr int64_t kMaxOutputBytes = int64_t{1} << 32;
 /// (string, complex, sub-byte, quantized types).
 size_t ElemBytes(ge::DataType d);
 
-/// True for the dtypes ONNX tensors map to (ONNX contract §5): float, float16, bfloat16, double,
+/// True for the dtypes ONNX tensors map to (the dtype list of the ONNX front end,
+/// atc/frontend_onnx/include/openatc/frontend/onnx_reader.h): float, float16, bfloat16, double,
 /// int8..int64, uint8..uint64, bool.
 bool IsOnnxDtype(ge::DataType d);
 

@@ -1,4 +1,4 @@
-// aclmdl* error codes (acl-subset.md §4) and their aclGetRecentErrMsg texts: bad handles, bad
+// aclmdl* error codes (docs/acl.md §4) and their aclGetRecentErrMsg texts: bad handles, bad
 // files, wrong counts and sizes, unloaded models, an OM built for another target.
 #include <catch2/catch.hpp>
 #include <cstdlib>

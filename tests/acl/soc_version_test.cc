@@ -1,4 +1,4 @@
-// --soc_version resolution (atc/compiler target.cc; atc-cli.md §7): "host" and every Ascend
+// --soc_version resolution (atc/compiler target.cc; docs/atc-flags.md §7): "host" and every Ascend
 // name in any letter case resolve to the canonical spelling; an unknown name gets E10001 with
 // the accepted list; an Ascend name without CANN's RTC gets OA1301 naming every path searched.
 #include <catch2/catch.hpp>
@@ -43,7 +43,8 @@ struct ScopedHome {
 }  // namespace
 
 TEST_CASE("soc_version: the accepted names", "[acl][target]") {
-  // atc-cli.md §7, families 310 / 910 / 910B / 910_93 / newer (28 names; nano is mode-30 only).
+  // docs/atc-flags.md §7, families 310 / 910 / 910B / 910_93 / newer (28 names; nano is mode-30
+  // only).
   const std::vector<std::string> expected = {
       "Ascend310",      "Ascend310P",     "Ascend310P1",    "Ascend310P3",    "Ascend310B",     "Ascend310B1",
       "Ascend910",      "Ascend910A",     "Ascend910ProA",  "Ascend910ProB",  "Ascend910PremiumA", "Ascend910D",

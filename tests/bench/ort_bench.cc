@@ -1,5 +1,5 @@
-// Benchmark (not a test): omrun vs ONNX Runtime (onnxruntime-node 1.30.0, ../shared/peer.md) on
-// the shared real models, same model file, same inputs (test_data_set_0), same thread count.
+// Benchmark (not a test): omrun vs ONNX Runtime (onnxruntime-node 1.30.0, README.md "Benchmarks")
+// on the shared real models, same model file, same inputs (test_data_set_0), same thread count.
 // For each model and thread count it prints the median latency of both (warm-up runs excluded)
 // and the ratio omrun/ORT, the load time (OM load vs InferenceSession.create) and the peak
 // resident memory of each process.

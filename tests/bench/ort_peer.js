@@ -1,9 +1,10 @@
-// The ONNX Runtime side of ort_bench (../shared/peer.md): loads one .onnx with onnxruntime-node,
-// feeds the given serialized onnx.TensorProto inputs (input_K.pb, in model input order), runs it
-// `warmup` untimed times then `runs` timed times, and prints ONE JSON line on stdout:
-//   {"load_ms":..,"median_ms":..,"min_ms":..,"runs":N,"threads":T,"base_rss_kb":..,"max_rss_kb":..}
-// load_ms times InferenceSession.create alone; base_rss_kb is the process's resident size before
-// it (Node.js itself), max_rss_kb its high-water mark at the end (getrusage, KiB). On failure it
+// The ONNX Runtime side of ort_bench (README.md "Benchmarks"): loads one .onnx with
+// onnxruntime-node, feeds the given serialized onnx.TensorProto inputs (input_K.pb, in model input
+// order), runs it `warmup` untimed times then `runs` timed times, and prints ONE JSON line on
+// stdout:  
+// {"load_ms":..,"median_ms":..,"min_ms":..,"runs":N,"threads":T,"base_rss_kb":..,"max_rss_kb":..}
+// load_ms times InferenceSession.create alone; base_rss_kb is the process's resident size before it
+// (Node.js itself), max_rss_kb its high-water mark at the end (getrusage, KiB). On failure it
 // prints {"error":"..."} and exits 1.
 //
 // Usage: node ort_peer.js --peer DIR --model M.onnx [--inputs a.pb,b.pb] [--threads 1]

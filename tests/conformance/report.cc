@@ -64,7 +64,7 @@ void WriteReport(const std::string &path, const std::vector<CaseResult> &results
       ++seen;
       if (it->second == Outcome::kPass) ++pass;
     }
-    out << "\nTier 1 (`shared/conformance/tier1.tsv`, " << tier1.size() << " cases): " << pass << " of " << seen
+    out << "\nTier 1 (`../shared/conformance/tier1.tsv`, " << tier1.size() << " cases): " << pass << " of " << seen
         << " run pass.\n";
   }
   out << "\n## Cases\n\n| case | result | detail |\n|---|---|---|\n";

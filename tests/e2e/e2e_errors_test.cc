@@ -1,4 +1,5 @@
-// Command-line failures of atc and omrun: exit codes of shared/cli.md and the one error template.
+// Command-line failures of atc and omrun: exit codes of README.md "atc" / "omrun" and the one error
+// template ("Error codes").
 #include <catch2/catch.hpp>
 
 #include <cstring>

@@ -64,7 +64,7 @@ void RequireGraphsEqual(const ir::Graph &a, const ir::Graph &b) {
   }
 }
 
-/// The §5 example plus a Const with weights and a control edge, as a ModelDef.
+/// The docs/ge-ir.md §5 example plus a Const with weights and a control edge, as a ModelDef.
 openatc::geir::ModelDef RichModel() {
   openatc::geir::ModelDef m;
   REQUIRE(google::protobuf::util::JsonStringToMessage(frontend_test::kSingleAddJson, &m).ok());
@@ -172,7 +172,8 @@ TEST_CASE("frontend_file_errors", "[frontend]") {
 
 TEST_CASE("frontend_ge_style_text_dump", "[frontend]") {
   // Hand-written in the style of GE's ge_proto_*.txt dumps (snake_case names, map entries as
-  // key/value blocks, enum names); same graph as the §5 example minus the serializer attrs.
+  // key/value blocks, enum names); same graph as the docs/ge-ir.md §5 example minus the serializer
+  // attrs.
   const char *dump = R"TXT(
 graph {
   name: "single_add"

@@ -1,4 +1,4 @@
-// Tests of the GE IR reader's conversion: the reference §5 example, Data renumbering, NetOutput
+// Tests of the GE IR reader's conversion: the docs/ge-ir.md §5 example, Data renumbering, NetOutput
 // completion, Const tensors, attr kinds, edge spellings and JSON number/enum spellings.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Shared fixtures of the frontend tests: the air-and-json-graph.md §5 example as JSON and a
+// Shared fixtures of the frontend tests: the docs/ge-ir.md §5 example as JSON and a
 // helper that reads a JSON string and returns the error text of a failing read.
 #ifndef OPENATC_TESTS_FRONTEND_TEST_GRAPHS_H_
 #define OPENATC_TESTS_FRONTEND_TEST_GRAPHS_H_
@@ -10,7 +10,7 @@
 
 namespace frontend_test {
 
-/// air-and-json-graph.md §5: Data x1, x2 -> AddCustom "add" -> NetOutput, fp32 [4,4] ND.
+/// docs/ge-ir.md §5: Data x1, x2 -> AddCustom "add" -> NetOutput, fp32 [4,4] ND.
 inline const char *kSingleAddJson = R"JSON({
   "name": "single_add",
   "version": 1,

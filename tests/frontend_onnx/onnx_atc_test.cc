@@ -109,8 +109,8 @@ TEST_CASE("atc: ONNX ops without an implementation are listed in one error") {
 }
 
 TEST_CASE("atc: the ezkl original model.onnx (beside its model_opset11.onnx) is rejected with the checker's message") {
-  // shared/models/README.md: where model_opsetN.onnx sits beside model.onnx, the original is invalid
-  // (Equal on float at opset 10) and must be rejected.
+  // ../shared/models/README.md (the data set's notes): where model_opsetN.onnx sits beside
+  // model.onnx, the original is invalid (Equal on float at opset 10) and must be rejected.
   for (const char *name : {"ezkl-self-attention"}) {
     const std::string model = SourcePath("../shared/models/") + name + "/model.onnx";
     if (!std::ifstream(model)) {

@@ -1,4 +1,5 @@
-// ONNX front end: version normalisation of the older forms (contract §3), exact resulting inputs.
+// ONNX front end: version normalisation of the older forms (onnx_reader.h, step 6), exact resulting
+// inputs.
 #include <catch2/catch.hpp>
 
 #include "onnx_test_util.h"

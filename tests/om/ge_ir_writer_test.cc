@@ -23,7 +23,7 @@ om::Model WithGraph(ir::Graph g) {
 }  // namespace
 
 // The test graph, adjusted for two rules of the GE IR reader: a Const's output desc is its
-// value's desc (reference air-and-json-graph.md §4), and protobuf's JSON parser reads -0.0 as
+// value's desc (docs/ge-ir.md §4), and protobuf's JSON parser reads -0.0 as
 // +0.0 (checked separately below).
 static ir::Graph TestGraph() {
   ir::Graph g = omtest::MakeSmallModel().graph;

@@ -244,7 +244,7 @@ TEST_CASE("om inspect: builds are byte-identical; SOURCE_DATE_EPOCH is the only 
 
 TEST_CASE("om inspect: GE OMs, pre-release OMs and other files", "[om][e2e]") {
   const std::string dir = MakeTempDir();
-  // A GE OM: 256-byte ModelFileHeader (reference/om-format.md §2) + a 16-byte body.
+  // A GE OM: 256-byte ModelFileHeader (docs/ge-om.md §2) + a 16-byte body.
   std::string ge(256 + 16, '\0');
   auto put32 = [&](size_t off, uint32_t v) { std::memcpy(&ge[off], &v, 4); };
   std::memcpy(&ge[0], "IMOD", 4);

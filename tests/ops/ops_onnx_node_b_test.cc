@@ -39,11 +39,12 @@ const std::set<std::string> kOps = {
 
 // Cases that cannot run, with the reason. Each must still fail (so the list stays true).
 const std::map<std::string, std::string> kExpectedUnsupported = {
-    {"test_cast_FLOAT_to_STRING", "string tensors are not supported (ONNX contract 5)"},
-    {"test_cast_STRING_to_FLOAT", "string tensors are not supported (ONNX contract 5)"},
+    {"test_cast_FLOAT_to_STRING", "string tensors are not supported (onnx_reader.h, Dtypes)"},
+    {"test_cast_STRING_to_FLOAT", "string tensors are not supported (onnx_reader.h, Dtypes)"},
     {"test_identity_opt", "optional-typed values are not supported"},
     {"test_identity_sequence", "sequence-typed values are not supported"},
-    {"test_unsqueeze_axis_3", "Unsqueeze-1/11 form (axes attribute): the ONNX front end rewrites it (contract 3)"},
+    {"test_unsqueeze_axis_3", "Unsqueeze-1/11 form (axes attribute): the ONNX front end rewrites it "
+                                "(onnx_reader.h, step 6)"},
     {"test_cast_FLOAT_to_BFLOAT16",
      "ONNX 1.12's data truncates float to bfloat16; OpenATC rounds to nearest even as ONNX >= 1.13 and ONNX Runtime do"},
 };

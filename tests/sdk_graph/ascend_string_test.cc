@@ -1,4 +1,4 @@
-// ge::AscendString semantics of reference/custom-op-api.md §8, and ge::TypeUtils names (§7).
+// ge::AscendString semantics of docs/custom-op-lifecycle.md §8, and ge::TypeUtils names (§7).
 #include <catch2/catch.hpp>
 
 #include <map>

@@ -1,4 +1,5 @@
-// ge::GetSizeByDataType / ge::GetSizeInBytes (custom-op-api.md §6-§7) and extern_math_util.h.
+// ge::GetSizeByDataType / ge::GetSizeInBytes (docs/custom-op-lifecycle.md §6-§7) and
+// extern_math_util.h.
 #include <catch2/catch.hpp>
 
 #include <cstdint>

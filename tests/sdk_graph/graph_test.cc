@@ -1,5 +1,6 @@
-// Graph building as the compilable_add_custom sample's graph_build does (samples.md §4), the
-// internal graph view, Shape/TensorDesc/Tensor, and their error paths.
+// Graph building as the compilable_add_custom sample's graph_build does
+// (docs/custom-op-lifecycle.md §11), the internal graph view, Shape/TensorDesc/Tensor, and their
+// error paths.
 #include <catch2/catch.hpp>
 
 #include <string>

@@ -1,5 +1,5 @@
-// REG_OP prototypes (custom-op-api.md §4): FindOpPrototype, OperatorFactory, chained setters,
-// dynamic instances, attributes, IMPL_OP, and the error paths of Operator.
+// REG_OP prototypes (docs/custom-op-lifecycle.md §4): FindOpPrototype, OperatorFactory, chained
+// setters, dynamic instances, attributes, IMPL_OP, and the error paths of Operator.
 #include <catch2/catch.hpp>
 
 #include <algorithm>

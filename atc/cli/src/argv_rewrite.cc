@@ -1,5 +1,5 @@
-// ATC's flag spellings (atc-cli.md §1) rewritten to one CLI11-friendly form before CLI11 sees
-// argv: "-name", "--name value", "--name-with-dashes" all become "--canonical_name=value".
+// ATC's flag spellings (docs/atc-flags.md §1) rewritten to one CLI11-friendly form before CLI11
+// sees argv: "-name", "--name value", "--name-with-dashes" all become "--canonical_name=value".
 #include <string>
 #include <vector>
 

@@ -1,5 +1,5 @@
 // The one table of atc's flags. Types, defaults and allowed values are ATC's
-// (shared/reference/atc-cli.md §5); descriptions are ours. Order = --help order.
+// (GE's api/atc/atc_flags.cc; docs/atc-flags.md §5); descriptions are ours. Order = --help order.
 #include "flag_table.h"
 
 namespace openatc {

@@ -1,6 +1,5 @@
 // The one table of atc's flags (internal): name, type, group, default, allowed values, help line.
-// Facts from shared/reference/atc-cli.md §5; our own flags (check_portable, compress,
-// compress_weights) from shared/cli.md.
+// ATC's flags and our own (check_portable, compress, compress_weights): docs/atc-flags.md §5.
 #ifndef OPENATC_ATC_CLI_FLAG_TABLE_H_
 #define OPENATC_ATC_CLI_FLAG_TABLE_H_
 

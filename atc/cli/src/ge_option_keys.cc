@@ -86,7 +86,7 @@ std::map<std::string, std::string> GeOptionKeys(const Options &options) {
   if (!options.input_shape.empty()) keys["input_shape"] = options.input_shape;
   if (!options.out_nodes_text.empty()) keys["ge.outputNodeName"] = options.out_nodes_text;
   keys["log"] = options.log;
-  // Defaults GE applies when the flag is absent (atc-cli.md §5).
+  // Defaults GE applies when the flag is absent (docs/atc-flags.md §5).
   keys["ge.jit_compile"] = "1";
   keys["ge.exec.disableReuseMemory"] = "0";
   const auto &other = options.other_flags;

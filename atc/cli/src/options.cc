@@ -89,7 +89,8 @@ int CheckFramework(const std::string &raw) {
   return static_cast<int>(n);
 }
 
-// .air/.json/.txt/.pbtxt -> 1, .onnx -> 5, else -1 (atc-cli.md §3 plus our JSON extension).
+// .air/.json/.txt/.pbtxt -> 1, .onnx -> 5, else -1 (docs/atc-flags.md §3, JSON and text being our
+// extension).
 int FrameworkFromExtension(const std::string &path) {
   size_t dot = path.rfind('.');
   size_t slash = path.find_last_of('/');

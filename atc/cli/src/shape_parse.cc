@@ -1,4 +1,5 @@
-// Parsers of --input_shape ("name:d0,d1;name2:...", atc-cli.md §4) and --out_nodes ("node:idx;...").
+// Parsers of --input_shape ("name:d0,d1;name2:...", docs/atc-flags.md §4) and --out_nodes
+// ("node:idx;...").
 #include <set>
 #include <string>
 #include <vector>

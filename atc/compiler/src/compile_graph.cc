@@ -52,7 +52,7 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
     ApplyInputShapes(graph, options.input_shapes);  // first: a wrong entry is reported as such
     TopologicalSort(graph);
     ResolveOpTypes(graph, opp);
-    // GE's --oo_constant_folding / --oo_dead_code_elimination (atc-cli.md §5, default true).
+    // GE's --oo_constant_folding / --oo_dead_code_elimination (docs/atc-flags.md §5, default true).
     auto off = [&](const char *key) {
       auto it = options.ge_options.find(key);
       return it != options.ge_options.end() && it->second == "false";

@@ -1,4 +1,5 @@
-// Capability collection, parallel Compile scheduling and Serialize (custom-op-api.md §10).
+// Capability collection, parallel Compile scheduling and Serialize (docs/custom-op-lifecycle.md
+// §10).
 #include "compile_ops.h"
 
 #include <algorithm>

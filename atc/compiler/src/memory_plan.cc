@@ -1,7 +1,7 @@
-// The static memory plan (design.md "Memory"): every custom-op output of a static graph that is
-// not a graph output gets an offset in one arena. Offsets are assigned greedily, largest tensor
-// first, at the lowest offset whose bytes are free for the tensor's whole lifetime (producer to
-// last consumer, in topological order), so tensors whose lifetimes do not overlap share memory.
+// The static memory plan (docs/architecture.md "Memory"): every custom-op output of a static graph
+// that is not a graph output gets an offset in one arena. Offsets are assigned greedily, largest
+// tensor first, at the lowest offset whose bytes are free for the tensor's whole lifetime (producer
+// to last consumer, in topological order), so tensors whose lifetimes do not overlap share memory.
 // The plan is stored on each node as NodePlan::output_offsets (-1 = not planned; the OM's typed
 // NodePlan table), as GE records output offsets on a built model's OpDef (`output_i`).
 #include <algorithm>

@@ -1,6 +1,7 @@
 // InferShapes: propagates descriptors in topological order, calling InferDataType then InferShape
-// of every custom op that is a ShapeInferOp (custom-op-api.md §10, "shape inference"), or, for an
-// op without ShapeInferOp, its legacy IMPL_OP hooks (custom-op-api.md §4.1; legacy_infer.h).
+// of every custom op that is a ShapeInferOp (docs/custom-op-lifecycle.md §10, "shape inference"),
+// or, for an op without ShapeInferOp, its legacy IMPL_OP hooks (docs/custom-op-lifecycle.md §4.1;
+// legacy_infer.h).
 #include <deque>
 
 #include "constant_folding.h"

@@ -1,6 +1,6 @@
 // atc --mode=6: ATC's model summary of an OpenATC OM (identity, inputs/outputs, op types with
 // capabilities and artifact sizes, deliverables, segment table, build options), or the header
-// facts of a GE OM (reference/om-format.md §2), which this runtime cannot execute.
+// facts of a GE OM (docs/ge-om.md §2), which this runtime cannot execute.
 #include <cstdio>
 #include <iostream>
 #include <map>

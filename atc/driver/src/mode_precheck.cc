@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "openatc/atc/driver.h"
+#include "openatc/common/atomic_file.h"
 #include "openatc/common/error.h"
 #include "openatc/compiler/compiler.h"
 #include "openatc/frontend/ge_ir_reader.h"
@@ -36,19 +37,7 @@ std::string ReportPath(const Options &o) {
 }
 
 void WriteAtomically(const std::string &path, const std::string &text) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw Error(ErrorCategory::kIo, "E13001", "cannot write the check report", "Check --check_report and permissions")
-          .WithFile(path);
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
+  if (WriteFileAtomic(path, text.data(), text.size())) {
     throw Error(ErrorCategory::kIo, "E13001", "cannot write the check report", "Check --check_report and permissions")
         .WithFile(path);
   }

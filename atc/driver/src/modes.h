@@ -14,7 +14,7 @@
 
 namespace openatc::atc {
 
-/// Mode 1 (shared/cli.md, atc-cli.md §1): `--om` names an OpenATC OM or a GE IR graph file
+/// Mode 1 (docs/atc-flags.md §2): `--om` names an OpenATC OM or a GE IR graph file
 /// (.json/.air/.txt/.pbtxt); writes its graph to `--json` as ge.proto.ModelDef JSON that atc
 /// compiles again, and for an OM also the OM facts to the sibling file OmInfoPath(--json).
 /// Both files are written atomically (temp file + rename). Throws openatc::Error.
@@ -22,7 +22,7 @@ void ConvertToJson(const Options &options);
 
 /// Mode 6: prints ATC's model summary of `--om` to stdout: for an OpenATC OM its identity,
 /// inputs/outputs, op types, deliverables, segments and build options; for a GE OM (magic
-/// IMOD) its header fields (reference/om-format.md §2) and that this runtime cannot execute it.
+/// IMOD) its header fields (docs/ge-om.md §2) and that this runtime cannot execute it.
 /// Throws openatc::Error (kNotOm OA2001 for any other file).
 void DisplayModel(const Options &options);
 
@@ -42,7 +42,7 @@ std::string Hex64(uint64_t v);
 /// XXH3-64 of a byte range.
 uint64_t HashBytes(const ir::Bytes &b);
 
-/// The fields of GE's 256-byte ModelFileHeader (reference/om-format.md §2).
+/// The fields of GE's 256-byte ModelFileHeader (docs/ge-om.md §2).
 struct GeOmHeader {
   uint32_t version = 0, headsize = 0, length = 0, ops = 0, om_ir_version = 0, model_num = 0;
   uint8_t is_encrypt = 0, is_checksum = 0, modeltype = 0, genmode = 0, platform_type = 0;

@@ -1,5 +1,5 @@
 // Facts of a model shared by atc's inspection modes: model inputs/outputs, hashes, the GE OM
-// header (reference/om-format.md §2), bounded file reads and atomic text writes.
+// header (docs/ge-om.md §2), bounded file reads and atomic text writes.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,6 +11,7 @@
 #include <xxhash.h>
 
 #include "modes.h"
+#include "openatc/common/atomic_file.h"
 #include "openatc/common/error.h"
 
 namespace openatc::atc {
@@ -134,36 +135,24 @@ std::vector<uint8_t> ReadHead(const std::string &path, size_t max, uint64_t *fil
 
 void WriteTextAtomic(const std::string &path, const std::string &text) {
   const size_t slash = path.rfind('/');
-  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash + 1);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-  const std::string tmp = (slash == std::string::npos ? std::string() : dir) + "." + base +
-                          ".tmp." + std::to_string(::getpid());
-  auto fail = [&](const std::string &what, int fd) {
-    const int err = errno;
-    if (fd >= 0) ::close(fd);
-    ::unlink(tmp.c_str());
+  auto fail = [&](const std::string &what, int err) {
     return Error(ErrorCategory::kIo, "E13001",
                  "cannot write the JSON file: " + what + ": " + std::strerror(err),
                  "Check that the folder of --json exists and is writable")
         .WithFile(path);
   };
-  if (base.empty()) {
-    errno = EISDIR;
-    throw fail("the path names a folder", -1);
+  if (base.empty()) throw fail("the path names a folder", EISDIR);
+  const auto failure = WriteFileAtomic(path, text.data(), text.size());
+  if (!failure) return;
+  switch (failure->step) {
+    case AtomicWriteStep::kCreate: throw fail("cannot create '" + failure->tmp + "'", failure->err);
+    case AtomicWriteStep::kWrite: throw fail("write failed", failure->err);
+    case AtomicWriteStep::kSync: throw fail("fsync failed", failure->err);
+    case AtomicWriteStep::kClose: throw fail("close failed", failure->err);
+    case AtomicWriteStep::kRename: break;
   }
-  ::unlink(tmp.c_str());  // a stale temp file of this pid from an earlier crash
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw fail("cannot create '" + tmp + "'", -1);
-  size_t done = 0;
-  while (done < text.size()) {
-    ssize_t w = ::write(fd, text.data() + done, text.size() - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w < 0) throw fail("write failed", fd);
-    done += static_cast<size_t>(w);
-  }
-  if (::fsync(fd) != 0) throw fail("fsync failed", fd);
-  if (::close(fd) != 0) throw fail("close failed", -1);
-  if (::rename(tmp.c_str(), path.c_str()) != 0) throw fail("rename failed", -1);
+  throw fail("rename failed", failure->err);
 }
 
 }  // namespace openatc::atc

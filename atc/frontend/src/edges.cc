@@ -1,4 +1,4 @@
-// Edge strings of ge.proto (reference air-and-json-graph.md §3): "src:idx" split at the last
+// Edge strings of ge.proto (docs/ge-ir.md §3): "src:idx" split at the last
 // ':', "" unconnected, negative idx or TF-style "^src" = control edge; plus the closest-name hint
 // used when an edge names a node that does not exist.
 #include <algorithm>

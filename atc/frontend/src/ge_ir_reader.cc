@@ -1,5 +1,5 @@
 // ReadGeIrFile / ReadGeIrString: ModelDef graph[0] -> ir::Graph (nodes, attrs, descs, edges),
-// with GE's Data renumbering, NetOutput completion and Const checks (reference §3-§4).
+// with GE's Data renumbering, NetOutput completion and Const checks (docs/ge-ir.md §3-§4).
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
@@ -261,7 +261,7 @@ struct Builder {
         exact = false;
     }
     if (!exact) {
-      // GE's rule for AIR input (reference §4): renumber every Data node in node order.
+      // GE's rule for AIR input (docs/ge-ir.md §4): renumber every Data node in node order.
       for (size_t k = 0; k < data.size(); ++k) idx[k] = static_cast<int64_t>(k);
     }
     g.inputs.assign(data.size(), -1);
@@ -319,7 +319,7 @@ struct Builder {
     }
   }
 
-  /// GE inserts a NetOutput named Node_Output when the user graph has none (reference §4).
+  /// GE inserts a NetOutput named Node_Output when the user graph has none (docs/ge-ir.md §4).
   void AddNetOutput() {
     std::string name = "Node_Output";
     for (int k = 1; index_of.count(name); ++k) name = "Node_Output_" + std::to_string(k);

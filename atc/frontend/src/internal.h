@@ -49,9 +49,9 @@ void ParseModelDef(const std::string &bytes, GeIrEncoding encoding, const std::s
                    geir::ModelDef *model);
 
 // ---- proto_to_ir.cc ----
-/// Proto DataType number -> C++ ge::DataType, by name (reference §2.1). False if unknown.
+/// Proto DataType number -> C++ ge::DataType, by name (docs/ge-ir.md §2.1). False if unknown.
 bool ProtoDataTypeToGe(int proto_dtype, ge::DataType *dtype);
-/// TensorDescriptor -> ir::TensorDesc (reference §2.3). Throws OA1010; `what` names the desc in
+/// TensorDescriptor -> ir::TensorDesc (docs/ge-ir.md §2.3). Throws OA1010; `what` names the desc in
 /// messages ("output 0").
 ir::TensorDesc ConvertTensorDesc(const geir::TensorDescriptor &td, const std::string &what);
 /// TensorDef -> ConstTensor (copies the data).
@@ -66,7 +66,7 @@ struct ParsedEdge {
   std::string src;
   int64_t index = 0;
 };
-/// Parses one OpDef.input / GraphDef.output entry (reference §3). Throws OA1005 when malformed;
+/// Parses one OpDef.input / GraphDef.output entry (docs/ge-ir.md §3). Throws OA1005 when malformed;
 /// `where` names the entry in the message ("input 1").
 ParsedEdge ParseEdge(const std::string &text, const std::string &where);
 /// Levenshtein distance between two names.

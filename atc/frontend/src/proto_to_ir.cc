@@ -1,5 +1,5 @@
 // ge.proto tensor descriptors, tensors and attributes -> ir::TensorDesc / ConstTensor /
-// AttrValue (reference air-and-json-graph.md §2.1-§2.3).
+// AttrValue (docs/ge-ir.md §2.1-§2.3).
 #include "internal.h"
 #include "openatc/common/dtype.h"
 

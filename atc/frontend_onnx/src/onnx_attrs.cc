@@ -1,6 +1,7 @@
-// ONNX AttributeProto -> ir::AttrValue under the attribute's ONNX name (contract §2): INT -> Int,
-// FLOAT -> Float, STRING -> String, INTS -> ListInt, FLOATS -> ListFloat, STRINGS -> ListString,
-// TENSOR -> Tensor. Graphs, sparse tensors, tensor/graph lists and type protos are unsupported.
+// ONNX AttributeProto -> ir::AttrValue under the attribute's ONNX name (onnx_reader.h, step 5):
+// INT -> Int, FLOAT -> Float, STRING -> String, INTS -> ListInt, FLOATS -> ListFloat,
+// STRINGS -> ListString, TENSOR -> Tensor. Graphs, sparse tensors, tensor/graph lists and type
+// protos are unsupported.
 #include "onnx_internal.h"
 
 namespace openatc::frontend::onnx_detail {

@@ -68,8 +68,8 @@ struct PendingNode {
 void ConvertAttributes(const onnx::NodeProto &node, const TensorContext &ctx, const std::string &where,
                        std::map<std::string, ir::AttrValue> *out, std::vector<Problem> *problems);
 
-/// Rewrites older opset forms into the newest form <= 17 (contract §3). `input_dtype` gives the
-/// dtype of input 0 (for Clip/Pad scalar constants), DT_UNDEFINED when unknown.
+/// Rewrites older opset forms into the newest form <= 17 (onnx_reader.h, step 6). `input_dtype`
+/// gives the dtype of input 0 (for Clip/Pad scalar constants), DT_UNDEFINED when unknown.
 void NormalizeNode(PendingNode &node, int64_t opset, ge::DataType input_dtype);
 
 /// The converted graph; throws one OA1503 listing `problems` after conversion if any.

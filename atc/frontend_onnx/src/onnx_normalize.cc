@@ -1,6 +1,6 @@
-// Version normalisation (ONNX contract §3): rewrites the older forms of ops whose attributes
-// became inputs into the newest form <= opset 17, so built-in ops implement one form only.
-// Facts from the ONNX operator changelog (docs/Changelog.md of ONNX 1.12):
+// Version normalisation (openatc/frontend/onnx_reader.h, step 6): rewrites the older forms of ops
+// whose attributes became inputs into the newest form <= opset 17, so built-in ops implement one
+// form only. Facts from the ONNX operator changelog (docs/Changelog.md of ONNX 1.12):
 //   Slice-1 -> 10: starts/ends/axes attrs became inputs 1..3 (steps input 4 added, optional)
 //   Split-2/11 -> 13: `split` attr became optional input 1
 //   Squeeze/Unsqueeze-1/11 -> 13: `axes` attr became input 1

@@ -1,7 +1,7 @@
 // The runtime backend of this process: the host runtime (default) or, for OMs built for an
-// Ascend soc_version, CANN's libascendcl.so opened with dlopen (design.md "Targets"). Once an
-// Ascend backend is selected, every aclrt* call of host_rt.h's list made through libascendcl
-// (by the runtime, the executor, custom ops' Execute and the application) goes to CANN.
+// Ascend soc_version, CANN's libascendcl.so opened with dlopen (docs/architecture.md "Targets").
+// Once an Ascend backend is selected, every aclrt* call of host_rt.h's list made through
+// libascendcl (by the runtime, the executor, custom ops' Execute and the application) goes to CANN.
 #ifndef OPENATC_RT_SRC_CANN_RUNTIME_H_
 #define OPENATC_RT_SRC_CANN_RUNTIME_H_
 

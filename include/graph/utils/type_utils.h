@@ -1,7 +1,7 @@
 /**
  * @file graph/utils/type_utils.h
  * ge::TypeUtils: serial names of DataType and Format (metadef `graph/utils/type_utils.h`;
- * spellings per reference/custom-op-api.md §7: enum names, DT_BF16 -> "DT_BFLOAT16", unknown
+ * spellings per docs/custom-op-lifecycle.md §7: enum names, DT_BF16 -> "DT_BFLOAT16", unknown
  * dtype -> "UNDEFINED", unknown format -> "RESERVED", sub-format appended as ":<n>").
  * Exported functions return AscendString; the std::string forms are inline conversions.
  */

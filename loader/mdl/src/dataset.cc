@@ -1,5 +1,5 @@
 // aclmdlCreateDataset / AddDatasetBuffer / GetDatasetNumBuffers / GetDatasetBuffer /
-// DestroyDataset (GE acl_mdl.h; acl-subset.md §2 "Model"). A dataset does not own its buffers:
+// DestroyDataset (GE acl_mdl.h; docs/acl.md §2 "Model"). A dataset does not own its buffers:
 // destroying it leaves them to aclDestroyDataBuffer, as in GE's model_exec sample.
 #include "dataset.h"
 

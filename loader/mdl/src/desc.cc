@@ -1,5 +1,5 @@
 // aclmdlCreateDesc/GetDesc/DestroyDesc and the description queries (GE acl_mdl.h;
-// acl-subset.md §2 "Model"). A description is a snapshot of a loaded model's inputs and outputs:
+// docs/acl.md §2 "Model"). A description is a snapshot of a loaded model's inputs and outputs:
 // names, aclDataType (ge::DataType numbers, undefined = -1), aclFormat (ge::Format numbers),
 // dims (-1 = dynamic) and byte sizes (0 when the shape is not static). Functions that return a
 // value rather than an aclError report misuse through aclGetRecentErrMsg and return 0 / "" /

@@ -1,4 +1,4 @@
-// aclmdlExecute / aclmdlExecuteAsync (GE acl_mdl.h; acl-subset.md §2 "Model", §3 "OM run").
+// aclmdlExecute / aclmdlExecuteAsync (GE acl_mdl.h; docs/acl.md §2 "Model", §3 "OM run").
 // Buffers hold host memory (the host target's "device" memory is aclrtMalloc'ed host memory).
 // Checks before running, each with a message naming the input/output:
 //   - input count and every input buffer's size == aclmdlGetInputSizeByIndex

@@ -1,5 +1,5 @@
 // ACL error codes for aclmdl* failures: the mapping from the runtime's openatc::Error categories
-// to the codes GE's ACL returns (shared/reference/acl-subset.md §4), and small checks shared by
+// to the codes GE's ACL returns (docs/acl.md §4), and small checks shared by
 // the aclmdl* entry points. All throw openatc::Error carrying "ACL<n>" (see error_state.h).
 #ifndef OPENATC_MDL_SRC_MDL_ERROR_H_
 #define OPENATC_MDL_SRC_MDL_ERROR_H_

@@ -1,4 +1,4 @@
-// omrun's flags in help order (shared/cli.md, "omrun" table); descriptions are ours.
+// omrun's flags in help order (README.md "omrun"); descriptions are ours.
 #include "flag_table.h"
 
 namespace openatc {

@@ -1,4 +1,4 @@
-// omrun's one flag table (internal): name, kind, default and help line (shared/cli.md).
+// omrun's one flag table (internal): name, kind, default and help line (README.md "omrun").
 #ifndef OPENATC_OMRUN_CLI_FLAG_TABLE_H_
 #define OPENATC_OMRUN_CLI_FLAG_TABLE_H_
 

@@ -1,6 +1,6 @@
 // Launching AnnotatedArgsOp nodes from their compile-time declarations (internal to the
 // runtime): no op callback runs; each launch's 8-byte slots are filled with the real input,
-// output and workspace addresses of this run (custom-op-api.md §5.7, §10).
+// output and workspace addresses of this run (docs/custom-op-lifecycle.md §5.2, §10).
 #ifndef OPENATC_RUNTIME_ANNOTATED_H_
 #define OPENATC_RUNTIME_ANNOTATED_H_
 

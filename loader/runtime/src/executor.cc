@@ -1,7 +1,7 @@
 // LoadedModel::Run: nodes run in the OM's topological order. Dynamic models (and kEager) call
-// every custom op's Execute on every run (custom-op-api.md §10, dynamic path); static models
-// record each node's launches on the first run and replay them afterwards (sink.h). An output's
-// buffer is released after its last consumer ran.
+// every custom op's Execute on every run (docs/custom-op-lifecycle.md §10, dynamic shapes); static
+// models record each node's launches on the first run and replay them afterwards (sink.h). An
+// output's buffer is released after its last consumer ran.
 #include <cstring>
 #include <deque>
 #include <map>

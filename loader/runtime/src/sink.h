@@ -1,9 +1,9 @@
 // Static ("sink") execution state (internal to the runtime): GE runs a static model's Execute
 // once per node while the stream records the launches, and replays the recording on every later
 // run, calling ArgsUpdater::UpdateHostArgs when a node's input/output addresses changed
-// (custom-op-api.md §10). Here the recording happens during the first run (with real inputs, so
-// no Execute ever sees garbage); nodes whose Execute launched nothing (host-side ops) keep calling
-// Execute on every run.
+// (docs/custom-op-lifecycle.md §10, docs/architecture.md "Static (sink) execution"). Here the
+// recording happens during the first run (with real inputs, so no Execute ever sees garbage); nodes
+// whose Execute launched nothing (host-side ops) keep calling Execute on every run.
 #ifndef OPENATC_RUNTIME_SINK_H_
 #define OPENATC_RUNTIME_SINK_H_
 

@@ -1,4 +1,4 @@
-// Whole-file read and atomic (temp + fsync + rename) write for tensor files.
+// Whole-file read, and the tensor files' atomic write (through openatc/common/atomic_file.h).
 #include "file_util.h"
 
 #include <fcntl.h>
@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "openatc/common/atomic_file.h"
 #include "openatc/common/error.h"
 
 namespace openatc {
@@ -53,35 +54,23 @@ std::vector<uint8_t> ReadFileBytes(const std::string &path) {
 }
 
 void WriteFileAtomic(const std::string &path, const void *data, size_t size) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) IoError(path, "cannot create the file", errno);
-  const uint8_t *p = static_cast<const uint8_t *>(data);
-  size_t done = 0;
-  while (done < size) {
-    ssize_t n = ::write(fd, p + done, size - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      IoError(path, "cannot write the file", err);
-    }
-    done += static_cast<size_t>(n);
+  const auto failure = openatc::WriteFileAtomic(path, data, size);
+  if (!failure) return;
+  switch (failure->step) {
+    case AtomicWriteStep::kCreate:
+      IoError(path, "cannot create the file", failure->err);
+      break;
+    case AtomicWriteStep::kWrite:
+      IoError(path, "cannot write the file", failure->err);
+      break;
+    case AtomicWriteStep::kSync:
+    case AtomicWriteStep::kClose:
+      IoError(path, "cannot flush the file", failure->err);
+      break;
+    case AtomicWriteStep::kRename:
+      break;
   }
-  int sync_rc = ::fsync(fd);
-  int sync_err = errno;
-  int close_rc = ::close(fd);
-  if (sync_rc != 0 || close_rc != 0) {
-    int err = sync_rc != 0 ? sync_err : errno;
-    ::unlink(tmp.c_str());
-    IoError(path, "cannot flush the file", err);
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    IoError(path, "cannot rename the temporary file into place", err);
-  }
+  IoError(path, "cannot rename the temporary file into place", failure->err);
 }
 
 }  // namespace tensor_io

@@ -11,8 +11,8 @@ namespace tensor_io {
 
 /// Reads a regular file completely. Throws kIo OA3006 naming the file and the system error.
 std::vector<uint8_t> ReadFileBytes(const std::string &path);
-/// Writes `size` bytes to `path` through "<path>.tmp.<pid>" + fsync + rename; the temp file is
-/// removed on failure. Throws kIo OA3006.
+/// Writes `size` bytes to `path` with openatc::WriteFileAtomic (openatc/common/atomic_file.h: temp
+/// file in the same folder, fsync, rename; the temp file is removed on failure). Throws kIo OA3006.
 void WriteFileAtomic(const std::string &path, const void *data, size_t size);
 
 }  // namespace tensor_io

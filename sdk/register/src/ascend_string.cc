@@ -1,4 +1,4 @@
-// ge::AscendString (graph/ascend_string.h): semantics per reference/custom-op-api.md §8.
+// ge::AscendString (graph/ascend_string.h): semantics per docs/custom-op-lifecycle.md §8.
 // A null string (default/nullptr-built) reads as "", equals only another null string, sorts
 // before every non-null string, and hashes like "".
 #include "sdk_visibility.h"

@@ -1,5 +1,5 @@
 // ge::GetSizeByDataType / ge::GetSizeInBytes (graph/types.h), values per
-// reference/custom-op-api.md §6-§7: bytes per element, 1000 + bits for sub-byte types, -1 for
+// docs/custom-op-lifecycle.md §6-§7: bytes per element, 1000 + bits for sub-byte types, -1 for
 // strings and unknown types; GetSizeInBytes counts strings as 16 B and rounds sub-byte up.
 #include "sdk_visibility.h"
 

@@ -5,7 +5,7 @@
  * one fits, else an OA-prefixed code listed in the README), the message, a hint (what to do),
  * and context added on the way up: file, node name, op type, byte offset.
  *
- * Printed form (shared/cli.md):
+ * Printed form (README.md "Error codes"):
  *   <tool>: error: <code>: '<file>': node '<name>' (<op type>): <what is wrong>. <what to do>
  * Unknown parts are left out with their separator.
  */
@@ -19,7 +19,7 @@
 
 namespace openatc {
 
-/// What kind of failure; maps 1:1 to omrun/atc exit codes (shared/cli.md).
+/// What kind of failure; maps 1:1 to omrun/atc exit codes (README.md "omrun" and "atc").
 enum class ErrorCategory {
   kUsage,         ///< bad flags or arguments (exit 2; atc: 255)
   kInvalidInput,  ///< bad input data file: count, dtype, shape, size (exit 3)
@@ -62,8 +62,8 @@ class Error : public std::runtime_error {
   std::string what_;
 };
 
-/// omrun exit code for a category (shared/cli.md): 1 mismatch, 2 usage, 3 bad input, 4 not an OM,
-/// 5 corrupt, 6 custom op, 7 internal.
+/// omrun exit code for a category (README.md "omrun"): 1 mismatch, 2 usage, 3 bad input, 4 not an
+/// OM, 5 corrupt, 6 custom op, 7 internal.
 int OmrunExitCode(ErrorCategory category);
 
 }  // namespace openatc

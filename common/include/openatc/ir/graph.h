@@ -1,7 +1,7 @@
 /**
  * @file openatc/ir/graph.h
  * The in-memory graph that every front end produces, that the compiler passes annotate, that the
- * OM stores, and that the runtime executes. It mirrors ge.proto.GraphDef (air-and-json-graph.md)
+ * OM stores, and that the runtime executes. It mirrors ge.proto.GraphDef (docs/ge-ir.md)
  * closely enough that the GE conventions carry over: `Data` nodes with an `index` attr,
  * `Const` nodes whose `value` attr holds the weights, and graph outputs as (node, output index).
  *

@@ -52,7 +52,7 @@ ContainerInfo InspectFile(const std::string &path);
 ContainerInfo InspectBytes(const uint8_t *data, size_t size);
 
 /// True when `data` starts with GE's OM magic "IMOD" (ModelFileHeader.magic 0x444F4D49,
-/// reference/om-format.md §2), i.e. a model made by CANN's ATC. Never throws.
+/// docs/ge-om.md §2), i.e. a model made by CANN's ATC. Never throws.
 bool LooksLikeGeOm(const uint8_t *data, size_t size);
 
 /// Names for printing: "none"/"zstd", "weight"/"artifact"/"deliverable".

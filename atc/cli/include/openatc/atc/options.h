@@ -2,8 +2,8 @@
  * @file openatc/atc/options.h
  * atc's command line: the parsed options, the help text, the `ge.*` option keys the flags map
  * to, and the `--input_shape` / `--out_nodes` parsers. Facts of ATC's flags (spellings, modes,
- * defaults, allowed values) are in shared/reference/atc-cli.md §1-§6; our command line and error
- * form in shared/cli.md.
+ * defaults, allowed values) are in docs/atc-flags.md §1-§6; our command line in README.md "atc",
+ * the error form in README.md "Error codes".
  *
  * Every failure throws openatc::Error with category kUsage and one of these codes:
  *   E10001  invalid value (bad number, value outside the allowed set, bad --input_shape piece,
@@ -25,7 +25,7 @@
 namespace openatc {
 namespace atc {
 
-/// One piece of `--input_shape` (atc-cli.md §4): "name:d0,d1,...".
+/// One piece of `--input_shape` (docs/atc-flags.md §4): "name:d0,d1,...".
 struct InputShape {
   std::string name;  ///< input (Data node) name; the text before the LAST ':' of the piece
   /// One entry per dim: the fixed size, or -1 for an unknown dim ("-1") and for a range ("lo~hi").
@@ -36,13 +36,14 @@ struct InputShape {
   bool scalar = false;  ///< true when nothing follows ':' ("a:"): a rank-0 input
 };
 
-/// One `--out_nodes` entry "node:idx" (atc-cli.md §5): output index `index` of node `node`.
+/// One `--out_nodes` entry "node:idx" (docs/atc-flags.md §4): output index `index` of node `node`.
 struct OutNode {
   std::string node;
   int index = 0;
 };
 
-/// Everything atc's command line says. Defaults are ATC's, except `log` ("error", shared/cli.md).
+/// Everything atc's command line says. Defaults are ATC's, except `log` ("error";
+/// docs/atc-flags.md §5).
 struct Options {
   int mode = 0;              ///< 0 compile, 1 OM/model -> JSON, 3 pre-check, 5 text dump -> JSON, 6 OM summary
   std::string model;         ///< --model: source graph file
@@ -65,15 +66,15 @@ struct Options {
   bool compress_weights = false;  ///< --compress_weights: also compress weight segments
   std::string check_report = "check_result.json";  ///< --check_report: mode 3 report path
   bool help = false;         ///< --help / -h given: print AtcHelpText(), exit 0; no other checks ran
-  /// The other ATC flags of atc-cli.md §5 that were given on the command line (canonical name
-  /// without dashes, e.g. "precision_mode" -> "force_fp32"); bool flags given bare hold "true".
-  /// Recorded in the OM's build record; see GeOptionKeys for what they mean to ops.
+  /// The other ATC flags of docs/atc-flags.md §5 that were given on the command line (canonical
+  /// name without dashes, e.g. "precision_mode" -> "force_fp32"); bool flags given bare hold
+  /// "true". Recorded in the OM's build record; see GeOptionKeys for what they mean to ops.
   std::map<std::string, std::string> other_flags;
 };
 
-/// Parses atc's argv (argv[0] is the program name and is skipped). Spellings (atc-cli.md §1):
-/// `--name=value`, `--name value`, `-name` (2+ letters) for `--name`, `-h` for `--help`, and '-'
-/// inside a flag name read as '_' (`--soc-version` == `--soc_version`). A value flag given as a
+/// Parses atc's argv (argv[0] is the program name and is skipped). Spellings (docs/atc-flags.md
+/// §1): `--name=value`, `--name value`, `-name` (2+ letters) for `--name`, `-h` for `--help`, and
+/// '-' inside a flag name read as '_' (`--soc-version` == `--soc_version`). A value flag given as a
 /// separate word always takes the next word as its value, even one starting with '-'
 /// (`--input_shape -1,3` is rejected by the shape parser, not read as a flag), as getopt_long does.
 /// Bool flags take no separate value; `--flag=true|false|1|0` is accepted.
@@ -97,9 +98,10 @@ std::string AtcHelpText();
 /// only when given. A key nobody set is absent from the map.
 std::map<std::string, std::string> GeOptionKeys(const Options &options);
 
-/// Parses `--input_shape` text (atc-cli.md §4): pieces separated by ';' (empty pieces ignored),
-/// each "name:dims" with dims separated by ','; a dim is an integer >= 0, -1, or "lo~hi" with
-/// 0 <= lo <= hi (hi = -1: unbounded). Names must be unique. Throws E10001 naming the bad piece.
+/// Parses `--input_shape` text (docs/atc-flags.md §4): pieces separated by ';' (empty pieces
+/// ignored), each "name:dims" with dims separated by ','; a dim is an integer >= 0, -1, or "lo~hi"
+/// with 0 <= lo <= hi (hi = -1: unbounded). Names must be unique. Throws E10001 naming the bad
+/// piece.
 std::vector<InputShape> ParseInputShape(const std::string &text);
 
 /// Parses `--out_nodes` text "node:idx;node:idx" (idx an integer >= 0; empty pieces ignored).

@@ -1,8 +1,8 @@
 /**
  * @file openatc/compiler/compiler.h
- * The compiler pipeline (design.md "Data flow"): checks -> topological order -> InferDataType /
- * InferShape -> Compile per node (op types in parallel, nodes of one type serially on their shared
- * object) -> Serialize once per op type -> an om::Model ready to be written.
+ * The compiler pipeline (docs/architecture.md "Data flow"): checks -> topological order ->
+ * InferDataType / InferShape -> Compile per node (op types in parallel, nodes of one type serially
+ * on their shared object) -> Serialize once per op type -> an om::Model ready to be written.
  */
 #ifndef OPENATC_COMPILER_COMPILER_H_
 #define OPENATC_COMPILER_COMPILER_H_

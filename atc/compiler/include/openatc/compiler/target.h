@@ -1,8 +1,8 @@
 /**
  * @file openatc/compiler/target.h
- * --soc_version handling (design.md "Targets"). "host" (any case) is the CPU reference target,
- * always available. Ascend names (atc-cli.md §7, case-normalised) need CANN's RTC; without it the
- * resolution fails at once naming every path searched and `--soc_version host`.
+ * --soc_version handling (docs/architecture.md "Targets"). "host" (any case) is the CPU reference
+ * target, always available. Ascend names (docs/atc-flags.md §7, case-normalised) need CANN's RTC;
+ * without it the resolution fails at once naming every path searched and `--soc_version host`.
  */
 #ifndef OPENATC_COMPILER_TARGET_H_
 #define OPENATC_COMPILER_TARGET_H_

@@ -1,8 +1,8 @@
 /**
  * @file openatc/atc/driver.h
  * The atc tool behind its thin main: parses the flags, runs the mode, and turns every error into
- * the one message template on stderr plus ATC's own stdout lines (shared/cli.md). Returns the
- * process exit code (0 success, 255 failure, as ATC).
+ * the one message template on stderr plus ATC's own stdout lines (README.md "atc",
+ * docs/atc-flags.md §6). Returns the process exit code (0 success, 255 failure, as ATC).
  */
 #ifndef OPENATC_ATC_DRIVER_H_
 #define OPENATC_ATC_DRIVER_H_

@@ -3,7 +3,7 @@
  * The GE IR front end: reads a graph file in any of the three encodings of ge.proto.ModelDef
  * (schemas/ge_ir.proto) and converts its root graph (`graph[0]`) to an ir::Graph.
  *
- * Behaviour follows shared/reference/air-and-json-graph.md:
+ * Behaviour follows docs/ge-ir.md:
  *  - §1/§5: binary AIR (`Graph::SaveToFile`), the proto3 JSON mapping (`MessageToJsonString`
  *    output; int64 as strings or numbers, enums by name or number, bytes as base64, snake_case
  *    or lowerCamelCase names), and protobuf text dumps (`atc --mode=5` input).
@@ -35,7 +35,7 @@ namespace openatc::frontend {
 enum class GeIrEncoding {
   kAuto,    ///< by extension (.json, .air, .txt/.pbtxt), else '{' -> JSON, else binary then text
   kBinary,  ///< raw binary protobuf (.air)
-  kJson,    ///< proto3 JSON mapping (reference §5)
+  kJson,    ///< proto3 JSON mapping (docs/ge-ir.md §5)
   kText,    ///< protobuf text format (GE's ge_proto_*.txt dumps)
 };
 

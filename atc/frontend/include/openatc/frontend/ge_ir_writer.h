@@ -6,7 +6,7 @@
  * names, types, order, edges, control edges, descriptors, attrs and Const bytes; Data `index`
  * attrs and the NetOutput node are kept as they are).
  *
- * Encoding rules (reference air-and-json-graph.md §2-§5, read side in proto_to_ir.cc):
+ * Encoding rules (docs/ge-ir.md §2-§5, read side in proto_to_ir.cc):
  *  - dtype by proto DataType NAME; a C++ dtype without a proto name is written as DT_UNDEFINED
  *    plus the tensor-desc attr `__tensor_desc_data_type__` (C++ value);
  *  - formats as `layout` / attr `origin_format` serial names when the name reads back to the same

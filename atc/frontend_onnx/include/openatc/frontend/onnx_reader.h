@@ -2,7 +2,8 @@
  * @file openatc/frontend/onnx_reader.h
  * The ONNX front end: reads an `onnx.ModelProto` file through Debian's libonnx 1.12 and converts
  * its main graph to an ir::Graph whose nodes are the built-in operators' ONNX op types
- * (contract: ops/common/op_util.h and the issue-5 ONNX contract).
+ * (the ONNX contract: this header for the front end's side, ops/common/op_util.h for the
+ * operators' side).
  *
  * Steps, in order:
  *  1. parse the file as `onnx.ModelProto` (binary protobuf);

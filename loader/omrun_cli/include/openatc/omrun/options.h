@@ -1,6 +1,6 @@
 /**
  * @file openatc/omrun/options.h
- * omrun's command line (shared/cli.md, "omrun" table): the parsed options and the help text.
+ * omrun's command line (README.md "omrun"): the parsed options and the help text.
  *
  * Every failure throws openatc::Error with category kUsage (omrun exit 2) and one of:
  *   E10001  invalid value (bad number, out of range, unknown --outfmt/--log value, empty list

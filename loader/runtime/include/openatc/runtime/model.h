@@ -1,10 +1,10 @@
 /**
  * @file openatc/runtime/model.h
- * A loaded OM ready to run on the host (design.md "Data flow", runtime half). Loading pulls the
- * op creators from the OM's embedded deliverables into a per-model registry (no environment
+ * A loaded OM ready to run on the host (docs/architecture.md "Data flow", run side). Loading pulls
+ * the op creators from the OM's embedded deliverables into a per-model registry (no environment
  * needed), creates one op object per op type and calls Deserialize with its artifact, as GE does
- * for an offline model (custom-op-api.md §10). Run executes the graph in the OM's topological
- * order, calling EagerExecuteOp::Execute per node on the model's stream.
+ * for an offline model (docs/custom-op-lifecycle.md §10). Run executes the graph in the OM's
+ * topological order, calling EagerExecuteOp::Execute per node on the model's stream.
  *
  * Threading: one Run at a time per LoadedModel (the op objects are shared by their nodes, and
  * GE samples' ops are not thread-safe); different models may run concurrently.

@@ -1,6 +1,6 @@
 /**
  * @file openatc/tensor_io/tensor_io.h
- * omrun's tensor files (shared/cli.md, omrun table): reading model inputs from .npy (NumPy
+ * omrun's tensor files (README.md "omrun"): reading model inputs from .npy (NumPy
  * format 1.0/2.0/3.0), raw .bin and ONNX TensorProto .pb files and checking them against the
  * model's input; seeded random inputs; writing outputs as .npy/.bin/.txt with outputs.json;
  * summary lines; allclose comparison.

@@ -1,7 +1,7 @@
 /**
  * @file openatc/gert/custom_op_registry.h
  * INTERNAL: registries of custom-op creators and the per-registry op instances
- * (custom-op-api.md §3, §10).
+ * (docs/custom-op-lifecycle.md §3, §10).
  *
  * - The process-wide registry receives every REG_AUTO_MAPPING_OP of every deliverable dlopen'ed
  *   for compilation (first registration of an op type wins, as in GE). `atc` uses it.

@@ -2,7 +2,7 @@
  * @file openatc/gert/legacy_infer.h
  * INTERNAL: shape and dtype inference for an op that is not a ShapeInferOp but has legacy
  * `IMPL_OP(op_type).InferShape(fn)` / `.InferDataType(fn)` hooks (register/op_impl_registry.h,
- * reference/custom-op-api.md §4.1; GE's ascendc_add_custom sample registers only InferShape).
+ * docs/custom-op-lifecycle.md §4.1; GE's ascendc_add_custom sample registers only InferShape).
  *
  * GE consults these hooks when the custom op has no ShapeInferOp. Without an InferDataType hook,
  * output dtypes follow the REG_OP prototype, as GE's IR-based dtype inference does: an output

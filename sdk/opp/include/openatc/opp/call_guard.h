@@ -2,7 +2,7 @@
  * @file openatc/opp/call_guard.h
  * Calls into user code (custom-op callbacks) so that a failure never crashes the tools: a
  * non-success graphStatus or an exception becomes openatc::Error (kCustomOp) naming the node,
- * the op type, the callback and the deliverable (design.md "Errors").
+ * the op type, the callback and the deliverable (docs/architecture.md "Errors").
  */
 #ifndef OPENATC_OPP_CALL_GUARD_H_
 #define OPENATC_OPP_CALL_GUARD_H_

@@ -1,8 +1,8 @@
 /**
  * @file openatc/opp/capabilities.h
- * Capability detection as GE does it (custom-op-api.md §2, CustomOpCast): dynamic_cast to each
- * interface. Bits as GE's CustomOpCapability: kEagerExecute=1, kCompilable=2, kShapeInfer=4,
- * kPortable=8, kArgsUpdater=16, kAnnotatedArgs=32.
+ * Capability detection as GE does it (docs/custom-op-lifecycle.md §2, GE's CustomOpCast):
+ * dynamic_cast to each interface. Bits as GE's CustomOpCapability: kEagerExecute=1, kCompilable=2,
+ * kShapeInfer=4, kPortable=8, kArgsUpdater=16, kAnnotatedArgs=32.
  */
 #ifndef OPENATC_OPP_CAPABILITIES_H_
 #define OPENATC_OPP_CAPABILITIES_H_

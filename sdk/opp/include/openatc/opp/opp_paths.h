@@ -1,9 +1,9 @@
 /**
  * @file openatc/opp/opp_paths.h
- * Where deliverables are found, as GE finds them (custom-op-api.md §9): ASCEND_CUSTOM_OPP_PATH is
- * a colon-separated list of OPP roots (empty entries skipped; unset = none). Per root, left to
- * right: `<root>/libcust_opapi.so` if it exists, then every regular `*.so` in
- * `<root>/op_graph/lib/<os>/<arch>/` in name order (not recursive). The built-in operators' root
+ * Where deliverables are found, as GE finds them (docs/custom-op-lifecycle.md §9):
+ * ASCEND_CUSTOM_OPP_PATH is a colon-separated list of OPP roots (empty entries skipped; unset =
+ * none). Per root, left to right: `<root>/libcust_opapi.so` if it exists, then every regular `*.so`
+ * in `<root>/op_graph/lib/<os>/<arch>/` in name order (not recursive). The built-in operators' root
  * comes last.
  */
 #ifndef OPENATC_OPP_OPP_PATHS_H_

@@ -2,7 +2,7 @@
  * @file openatc/register/attr_value.h
  * INTERNAL (not part of the public SDK): the typed value of one operator attribute as stored by
  * ge::Operator inside libregister.so, and its text form. One alternative per REG_OP attr type
- * token (custom-op-api.md §4): Int -> int64_t, Float -> float, String/AscendString ->
+ * token (docs/custom-op-lifecycle.md §4): Int -> int64_t, Float -> float, String/AscendString ->
  * std::string, Bool -> bool, Tensor -> ge::Tensor, Type -> ge::DataType, NamedAttrs, ListInt ->
  * vector<int64_t>, ListFloat, ListString/ListAscendString -> vector<string>, ListBool, ListTensor,
  * Bytes -> vector<uint8_t>, ListListInt, ListType, ListNamedAttrs. monostate = no value.
