@@ -4,6 +4,7 @@
 #include "decode_envelope.h"
 
 #include <cstring>
+#include <optional>
 
 #include "internal.h"
 
@@ -191,10 +192,20 @@ void Decoder::Plan(const fb::NodePlan &p, ir::Node &node) {
 void Decoder::Run(const fb::Model &root) {
   Model &m = *model_;
   m.producer = Str(root.producer());
+  // The recorded soc_version and arch; the kind follows from them (openatc/common/target.h).
+  std::string soc_version, arch;
   if (root.target()) {
-    m.target.soc_version = Str(root.target()->soc_version());
-    m.target.arch = Str(root.target()->arch());
+    soc_version = Str(root.target()->soc_version());
+    arch = Str(root.target()->arch());
   }
+  std::optional<openatc::Target> target = openatc::TargetFromRecord(soc_version, arch);
+  if (!target) {
+    throw Error(ErrorCategory::kNotOm, kErrTarget,
+                "the OM records the target '" + soc_version + "'" + (arch.empty() ? "" : " (" + arch + ")") +
+                    ", which is neither host nor an Ascend soc_version this OpenATC knows",
+                "Rebuild it with this OpenATC's atc");
+  }
+  m.target = std::move(*target);
   if (root.build_options()) {
     for (const fb::KeyValue *kv : *root.build_options()) {
       std::string key = Str(kv->key());
