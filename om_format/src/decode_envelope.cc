@@ -4,7 +4,6 @@
 #include "decode_envelope.h"
 
 #include <cstring>
-#include <optional>
 
 #include "internal.h"
 
@@ -192,20 +191,7 @@ void Decoder::Plan(const fb::NodePlan &p, ir::Node &node) {
 void Decoder::Run(const fb::Model &root) {
   Model &m = *model_;
   m.producer = Str(root.producer());
-  // The recorded soc_version and arch; the kind follows from them (openatc/common/target.h).
-  std::string soc_version, arch;
-  if (root.target()) {
-    soc_version = Str(root.target()->soc_version());
-    arch = Str(root.target()->arch());
-  }
-  std::optional<openatc::Target> target = openatc::TargetFromRecord(soc_version, arch);
-  if (!target) {
-    throw Error(ErrorCategory::kNotOm, kErrTarget,
-                "the OM records the target '" + soc_version + "'" + (arch.empty() ? "" : " (" + arch + ")") +
-                    ", which is neither host nor an Ascend soc_version this OpenATC knows",
-                "Rebuild it with this OpenATC's atc");
-  }
-  m.target = std::move(*target);
+  // The target record is read last, by the reader (reader.cc), after every structural check.
   if (root.build_options()) {
     for (const fb::KeyValue *kv : *root.build_options()) {
       std::string key = Str(kv->key());

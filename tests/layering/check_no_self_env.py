@@ -25,7 +25,7 @@ LITERAL = re.compile(r'^(?:"([^"\\]*)"|\'([^\'\\]*)\')$')
 
 
 def strip_comments(text, python):
-    """The text with comments and string contents other than literals kept (line numbers kept)."""
+    """The text without its comments (// and /* */ in C/C++, # in Python), line numbers kept."""
     if python:
         return '\n'.join(re.sub(r'#.*$', '', line) for line in text.split('\n'))
     text = re.sub(r'/\*.*?\*/', lambda m: '\n' * m.group(0).count('\n'), text, flags=re.S)
