@@ -191,10 +191,7 @@ void Decoder::Plan(const fb::NodePlan &p, ir::Node &node) {
 void Decoder::Run(const fb::Model &root) {
   Model &m = *model_;
   m.producer = Str(root.producer());
-  if (root.target()) {
-    m.target.soc_version = Str(root.target()->soc_version());
-    m.target.arch = Str(root.target()->arch());
-  }
+  // The target record is read last, by the reader (reader.cc), after every structural check.
   if (root.build_options()) {
     for (const fb::KeyValue *kv : *root.build_options()) {
       std::string key = Str(kv->key());

@@ -38,6 +38,7 @@ inline constexpr const char *kErrModel = "OA2022";
 inline constexpr const char *kErrMemory = "OA2023";
 inline constexpr const char *kErrSourceDateEpoch = "OA2024";
 inline constexpr const char *kErrPlan = "OA2025";
+inline constexpr const char *kErrTarget = "OA2026";
 
 inline constexpr char kMagic[4] = {'O', 'A', 'O', 'M'};
 using ::openatc::om::kFormatMajor;

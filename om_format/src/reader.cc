@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -234,6 +235,22 @@ void FillInfo(const Segments *segs, const Preamble &p, size_t size, ContainerInf
   }
 }
 
+// Last, once the file is known sound: its target record (soc_version, arch) as a target, the
+// kind following from them (openatc/common/target.h). A missing table reads as the empty name.
+openatc::Target ReadTarget(const fb::Model &root) {
+  const fb::Target *recorded = root.target();
+  const std::string soc_version = recorded && recorded->soc_version() ? recorded->soc_version()->str() : "";
+  const std::string arch = recorded && recorded->arch() ? recorded->arch()->str() : "";
+  std::optional<openatc::Target> target = openatc::TargetFromRecord(soc_version, arch);
+  if (!target) {
+    throw Error(ErrorCategory::kNotOm, kErrTarget,
+                "the OM records the target '" + soc_version + "'" + (arch.empty() ? "" : " (" + arch + ")") +
+                    ", which is neither host nor an Ascend soc_version this OpenATC knows",
+                "Rebuild it with this OpenATC's atc");
+  }
+  return std::move(*target);
+}
+
 }  // namespace
 
 // The reading order of om_format/FORMAT.md, one named step each.
@@ -258,6 +275,7 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
 
   if (model.format_major == 1 && model.format_minor == 0) LiftLegacyPlan(model);
   CheckModel(model, ErrorCategory::kCorruptOm, /*reading=*/true);
+  model.target = ReadTarget(root);
   if (info) FillInfo(segs, p, size, info);
   return model;
 }

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 
 #include <zstd.h>
 
@@ -309,6 +310,15 @@ std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options) 
                     " is outside 0.." + std::to_string(ZSTD_maxCLevel()),
                 "Pass 0 (no compression) or a zstd level");
   detail::CheckModel(model, ErrorCategory::kInternal, /*reading=*/false);
+  // The file records soc_version and arch only: refuse a target that would read back as another.
+  const std::optional<openatc::Target> recorded = openatc::TargetFromRecord(model.target.soc_version, model.target.arch);
+  if (!recorded || *recorded != model.target) {
+    throw Error(ErrorCategory::kInternal, detail::kErrTarget,
+                "the model's target '" + openatc::DescribeTarget(model.target) +
+                    "' cannot be recorded in an OM of format " + std::to_string(kFormatMajor) + "." +
+                    std::to_string(kFormatMinor) + " (soc_version and arch would read back as another target)",
+                "Build it for host or for an Ascend chip through CANN");
+  }
   EnvelopeWriter writer(options);
   return writer.Build(model);
 }

@@ -54,13 +54,12 @@ TEST_CASE("aclmdlLoad*: bad arguments and bad files", "[acl]") {
   }
   SECTION("an OM built for Ascend without CANN names the target and every path searched") {
     openatc::om::Model m = openatc::om::ReadFile(SingleAddOm());
-    m.target.soc_version = "Ascend910B1";
-    m.target.arch = "";
+    m.target = openatc::Target{openatc::TargetKind::kAscendCann, "Ascend910B1", ""};
     openatc::om::WriteFile(dir + "/ascend.om", m);
     setenv("ASCEND_HOME_PATH", (dir + "/no-cann").c_str(), 1);
     CHECK(aclmdlLoadFromFile((dir + "/ascend.om").c_str(), &id) == ACL_ERROR_FEATURE_UNSUPPORTED);
     unsetenv("ASCEND_HOME_PATH");
-    CHECK(RecentErrorContains("aclmdlLoadFromFile: cannot load the model: '" + dir +
+    CHECK(RecentErrorContains("aclmdlLoadFromFile: cannot load the model: OA2110: '" + dir +
                               "/ascend.om': running an OM built for Ascend910B1 needs CANN's runtime (libascendcl.so), "
                               "which was not found; searched " + dir +
                               "/no-cann/lib64/libascendcl.so, /usr/local/Ascend/ascend-toolkit/latest/lib64/"

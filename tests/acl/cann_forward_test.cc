@@ -1,6 +1,7 @@
 // Ascend targets forwarded to CANN, tested against the STAND-IN CANN libraries of
 // tests/standins (CANN itself cannot be installed here):
-//   - compile: aclrtc* for an Ascend current target go to CANN's libacl_rtc.so; atc
+//   - compile: aclrtc* for an Ascend compile target (openatc::rt::SetCompileTarget, the device
+//     state of libascendcl.so; never an environment variable) go to CANN's libacl_rtc.so; atc
 //     --soc_version Ascend910B1 records the target and the stand-in's blob in the OM;
 //   - run: aclmdlLoad* of an Ascend OM selects CANN's libascendcl.so, and the op's Execute
 //     launches through it (the stand-in logs each call to $OPENATC_STANDIN_LOG);
@@ -26,6 +27,8 @@ using namespace openatc::testing;
 namespace {
 
 std::string StandinHome() { return BuildPath("tests/standins/ascend_home"); }
+
+openatc::Target Ascend910B1() { return openatc::Target{openatc::TargetKind::kAscendCann, "Ascend910B1", ""}; }
 
 /// FNV-1a 64 of `s` as 16 hex digits (what the stand-in RTC puts in its blob).
 std::string Fnv1a64Hex(const std::string &s) {
@@ -71,7 +74,7 @@ std::vector<std::string> Lines(const std::string &path) {
 TEST_CASE("RTC for an Ascend target without CANN", "[acl][cann]") {
   const std::string dir = MakeTempDir();
   setenv("ASCEND_HOME_PATH", (dir + "/none").c_str(), 1);
-  openatc::target::SetCurrentTarget("Ascend910B1");
+  openatc::rt::SetCompileTarget(Ascend910B1());
   aclrtcProg prog = nullptr;
   CHECK(aclrtcCreateProg(&prog, "int x;", "k", 0, nullptr, nullptr) == ACL_ERROR_RTC_FAILURE);
   CHECK(prog == nullptr);
@@ -79,7 +82,7 @@ TEST_CASE("RTC for an Ascend target without CANN", "[acl][cann]") {
                             "not found; searched " + dir + "/none/lib64/libacl_rtc.so, /usr/local/Ascend/ascend-toolkit/"
                             "latest/lib64/libacl_rtc.so, /usr/local/Ascend/cann/lib64/libacl_rtc.so. Install CANN and "
                             "set ASCEND_HOME_PATH, or build for --soc_version host."));
-  openatc::target::SetCurrentTarget("host");
+  openatc::rt::SetCompileTarget(openatc::HostTarget());
   unsetenv("ASCEND_HOME_PATH");
   RemoveTree(dir);
 }
@@ -87,12 +90,13 @@ TEST_CASE("RTC for an Ascend target without CANN", "[acl][cann]") {
 TEST_CASE("RTC for an Ascend target forwards to CANN's RTC (stand-in)", "[acl][cann]") {
   setenv("ASCEND_HOME_PATH", StandinHome().c_str(), 1);
   // A host program created before the switch stays with the host RTC.
-  openatc::target::SetCurrentTarget("host");
+  openatc::rt::SetCompileTarget(openatc::HostTarget());
   aclrtcProg host = nullptr;
   REQUIRE(aclrtcCreateProg(&host, "int x;", "host_prog", 0, nullptr, nullptr) == ACL_SUCCESS);
 
-  openatc::target::SetCurrentTarget("Ascend910B1");
-  CHECK(openatc::target::CurrentTarget() == "Ascend910B1");
+  openatc::rt::SetCompileTarget(Ascend910B1());
+  CHECK(openatc::rt::CompileTarget() == Ascend910B1());
+  CHECK(std::getenv("OPENATC_RTC_TARGET") == nullptr);  // the target is passed, not put in the environment
   const std::string source = "extern \"C\" void k() {}\n";
   aclrtcProg prog = nullptr;
   REQUIRE(aclrtcCreateProg(&prog, source.c_str(), "k", 0, nullptr, nullptr) == ACL_SUCCESS);
@@ -122,7 +126,7 @@ TEST_CASE("RTC for an Ascend target forwards to CANN's RTC (stand-in)", "[acl][c
   CHECK(aclrtcGetBinDataSize(host, &size) == ACL_ERROR_RTC_INVALID_PROG);
   CHECK(RecentErrorContains("program 'host_prog' has no binary"));
   CHECK(aclrtcDestroyProg(&host) == ACL_SUCCESS);
-  openatc::target::SetCurrentTarget("host");
+  openatc::rt::SetCompileTarget(openatc::HostTarget());
   unsetenv("ASCEND_HOME_PATH");
 }
 

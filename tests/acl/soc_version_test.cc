@@ -1,16 +1,24 @@
-// --soc_version resolution (atc/compiler target.cc; docs/atc-flags.md §7): "host" and every Ascend
-// name in any letter case resolve to the canonical spelling; an unknown name gets E10001 with
-// the accepted list; an Ascend name without CANN's RTC gets OA1301 naming every path searched.
+// The target record's decision (common/src/target.cc; docs/architecture.md "Targets",
+// docs/atc-flags.md §7): "host" in any letter case gives this CPU's host target; every Ascend
+// name in any letter case gives the canonical name when CANN's RTC is installed (a fake CANN root
+// here: a folder holding lib64/libacl_rtc.so) and OA1301 naming every path searched when it is
+// not; an unknown name gets E10001 with the accepted list; nothing yields an emulated target yet.
+// Also the OM record's reading (TargetFromRecord) and the default CANN roots ($ASCEND_HOME_PATH first).
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 
+#include "openatc/common/cann_lookup.h"
 #include "openatc/common/error.h"
-#include "openatc/compiler/target.h"
+#include "openatc/common/target.h"
 #include "run_command.h"
 
-using openatc::compiler::ResolveTarget;
+using openatc::ResolveTarget;
+using openatc::Target;
+using openatc::TargetKind;
 
 namespace {
 
@@ -22,6 +30,21 @@ std::string Upper(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
   return s;
 }
+
+/// A temporary folder with `<dir>/cann/lib64/libacl_rtc.so` (an empty file: the decision only
+/// looks for it) and an empty `<dir>/none`.
+struct FakeCann {
+  std::string dir = openatc::testing::MakeTempDir();
+  std::string with = dir + "/cann";
+  std::string without = dir + "/none";
+  FakeCann() {
+    ::mkdir(with.c_str(), 0755);
+    ::mkdir((with + "/lib64").c_str(), 0755);
+    ::mkdir(without.c_str(), 0755);
+    openatc::testing::WriteBytes(with + "/lib64/libacl_rtc.so", "");
+  }
+  ~FakeCann() { openatc::testing::RemoveTree(dir); }
+};
 
 /// Sets ASCEND_HOME_PATH for the scope, restoring the previous value.
 struct ScopedHome {
@@ -42,68 +65,143 @@ struct ScopedHome {
 
 }  // namespace
 
-TEST_CASE("soc_version: the accepted names", "[acl][target]") {
-  // docs/atc-flags.md §7, families 310 / 910 / 910B / 910_93 / newer (28 names; nano is mode-30
-  // only).
+TEST_CASE("target: the accepted Ascend names", "[target]") {
+  // docs/atc-flags.md §7, families 310 / 310P / 310B / 910 / 910B / 910_93 / newer (28 names; nano
+  // is mode-30 only).
   const std::vector<std::string> expected = {
       "Ascend310",      "Ascend310P",     "Ascend310P1",    "Ascend310P3",    "Ascend310B",     "Ascend310B1",
       "Ascend910",      "Ascend910A",     "Ascend910ProA",  "Ascend910ProB",  "Ascend910PremiumA", "Ascend910D",
       "Ascend910B",     "Ascend910B1",    "Ascend910B2",    "Ascend910B2C",   "Ascend910B3",    "Ascend910B4",
       "Ascend910_93",   "Ascend910_9391", "Ascend910_9392", "Ascend910_9381", "Ascend910_9382", "Ascend910_9372",
       "Ascend910_9362", "Ascend910_96",   "Ascend950",      "Ascend960"};
-  CHECK(openatc::compiler::AscendSocVersions() == expected);
+  CHECK(openatc::AscendSocVersions() == expected);
 }
 
-TEST_CASE("soc_version: host in any case", "[acl][target]") {
+TEST_CASE("target: the host CPU architecture", "[target]") {
+#if defined(__x86_64__)
+  CHECK(openatc::HostCpuArch() == "x86_64");
+#elif defined(__aarch64__)
+  CHECK(openatc::HostCpuArch() == "aarch64");
+#endif
+  CHECK(openatc::HostTarget() == Target{TargetKind::kHost, "host", openatc::HostCpuArch()});
+  CHECK(openatc::DescribeTarget(openatc::HostTarget()) == "host (" + openatc::HostCpuArch() + ")");
+  CHECK(openatc::DescribeTarget(Target{TargetKind::kAscendCann, "Ascend910B1", ""}) == "Ascend910B1");
+}
+
+TEST_CASE("target: host in any case, with or without CANN", "[target]") {
+  FakeCann cann;
   for (const char *s : {"host", "HOST", "Host", "hOsT"}) {
-    auto t = ResolveTarget(s);
-    CHECK(t.soc_version == "host");
-    CHECK(t.is_host());
-    CHECK_FALSE(t.arch.empty());
+    CHECK(openatc::IsHostSocVersion(s));
+    CHECK(ResolveTarget(s, {cann.without}) == openatc::HostTarget());
+    CHECK(ResolveTarget(s, {cann.with}) == openatc::HostTarget());
   }
+  CHECK_FALSE(openatc::IsHostSocVersion(""));
+  CHECK_FALSE(openatc::IsHostSocVersion("hostx"));
+  CHECK_FALSE(openatc::IsHostSocVersion("Ascend910B1"));
 }
 
-TEST_CASE("soc_version: unknown and empty names", "[acl][target]") {
-  try {
-    ResolveTarget("Ascend999");
-    FAIL("no error");
-  } catch (const openatc::Error &e) {
-    CHECK(e.code() == "E10001");
-    CHECK(e.message().find("value 'Ascend999' for parameter --soc_version is not supported. Accepted: host, Ascend310, "
-                           "Ascend310P,") == 0);
-    CHECK(e.message().find("Ascend960") != std::string::npos);
+TEST_CASE("target: unknown and empty names", "[target]") {
+  FakeCann cann;
+  std::string accepted = "host";
+  for (const auto &n : openatc::AscendSocVersions()) accepted += ", " + n;
+  for (const char *bad : {"Ascend999", "x86_64", "Ascend910B1 ", "hosts"}) {
+    try {
+      ResolveTarget(bad, {cann.with});
+      FAIL("no error for " << bad);
+    } catch (const openatc::Error &e) {
+      CHECK(e.category() == openatc::ErrorCategory::kUsage);
+      CHECK(e.code() == "E10001");
+      CHECK(e.message() == "value '" + std::string(bad) + "' for parameter --soc_version is not supported. Accepted: " +
+                               accepted);
+      CHECK(e.hint() == "Pass --soc_version host to build for this CPU");
+    }
   }
   try {
-    ResolveTarget("");
+    ResolveTarget("", {cann.with});
     FAIL("no error");
   } catch (const openatc::Error &e) {
     CHECK(e.code() == "E10054");
+    CHECK(e.message() == "the required parameter --soc_version is empty");
+    CHECK(e.hint() == "Pass --soc_version host to build for this CPU");
   }
 }
 
-TEST_CASE("soc_version: Ascend names without CANN name every path searched", "[acl][target]") {
-  const std::string dir = openatc::testing::MakeTempDir();
-  ScopedHome home(dir + "/no-cann");
-  try {
-    ResolveTarget("ASCEND910B1");
-    FAIL("no error");
-  } catch (const openatc::Error &e) {
-    CHECK(e.code() == "OA1301");
-    CHECK(e.message() == "--soc_version Ascend910B1 needs CANN's RTC (libacl_rtc.so), which was not found; searched " +
-                             dir + "/no-cann/lib64/libacl_rtc.so, /usr/local/Ascend/ascend-toolkit/latest/lib64/"
-                                   "libacl_rtc.so, /usr/local/Ascend/cann/lib64/libacl_rtc.so");
-    CHECK(e.hint() == "Install CANN and set ASCEND_HOME_PATH, or pass --soc_version host to build for this CPU");
+TEST_CASE("target: an Ascend name without CANN names every path searched", "[target]") {
+  FakeCann cann;
+  // One name per family; the roots are searched in the order given.
+  for (const char *name : {"Ascend310", "ascend310p3", "ASCEND310B1", "Ascend910", "Ascend910B1", "ascend910_9362",
+                           "Ascend950"}) {
+    std::string canonical;
+    for (const auto &n : openatc::AscendSocVersions())
+      if (Lower(n) == Lower(name)) canonical = n;
+    REQUIRE_FALSE(canonical.empty());
+    try {
+      ResolveTarget(name, {cann.without, cann.dir + "/missing"});
+      FAIL("no error for " << name);
+    } catch (const openatc::Error &e) {
+      CHECK(e.category() == openatc::ErrorCategory::kUsage);
+      CHECK(e.code() == "OA1301");
+      CHECK(e.message() == "--soc_version " + canonical +
+                               " needs CANN's RTC (libacl_rtc.so), which was not found; searched " + cann.without +
+                               "/lib64/libacl_rtc.so, " + cann.dir + "/missing/lib64/libacl_rtc.so");
+      CHECK(e.hint() == "Install CANN and set ASCEND_HOME_PATH, or pass --soc_version host to build for this CPU");
+    }
   }
-  openatc::testing::RemoveTree(dir);
 }
 
-TEST_CASE("soc_version: with CANN's RTC present every Ascend name resolves, case-normalised", "[acl][target]") {
-  ScopedHome home(openatc::testing::BuildPath("tests/standins/ascend_home"));
-  for (const auto &name : openatc::compiler::AscendSocVersions()) {
+TEST_CASE("target: with CANN's RTC every Ascend name resolves, case-normalised, never emulated", "[target]") {
+  FakeCann cann;
+  for (const auto &name : openatc::AscendSocVersions()) {
     for (const std::string &spelling : {name, Lower(name), Upper(name)}) {
-      auto t = ResolveTarget(spelling);
-      CHECK(t.soc_version == name);
+      // CANN found in the second root: the first one lacking it does not matter.
+      const Target t = ResolveTarget(spelling, {cann.without, cann.with});
+      CHECK(t == Target{TargetKind::kAscendCann, name, ""});
       CHECK_FALSE(t.is_host());
     }
   }
+}
+
+TEST_CASE("target: the default CANN roots start at ASCEND_HOME_PATH", "[target]") {
+  FakeCann cann;
+  {
+    ScopedHome home(cann.with);
+    CHECK(openatc::cann::CannRoots() == std::vector<std::string>{cann.with, "/usr/local/Ascend/ascend-toolkit/latest",
+                                                                  "/usr/local/Ascend/cann"});
+    CHECK(ResolveTarget("ascend910b1") == Target{TargetKind::kAscendCann, "Ascend910B1", ""});
+  }
+  {
+    ScopedHome home(cann.without);
+    try {
+      ResolveTarget("ASCEND910B1");
+      FAIL("no error");
+    } catch (const openatc::Error &e) {
+      CHECK(e.code() == "OA1301");
+      CHECK(e.message() == "--soc_version Ascend910B1 needs CANN's RTC (libacl_rtc.so), which was not found; searched " +
+                               cann.without + "/lib64/libacl_rtc.so, /usr/local/Ascend/ascend-toolkit/latest/lib64/"
+                                              "libacl_rtc.so, /usr/local/Ascend/cann/lib64/libacl_rtc.so");
+    }
+  }
+  {
+    ScopedHome home("");  // set but empty: not a root
+    CHECK(openatc::cann::CannRoots() ==
+          std::vector<std::string>{"/usr/local/Ascend/ascend-toolkit/latest", "/usr/local/Ascend/cann"});
+  }
+}
+
+TEST_CASE("target: with the CANN stand-ins an Ascend name resolves", "[target]") {
+  ScopedHome home(openatc::testing::BuildPath("tests/standins/ascend_home"));
+  CHECK(ResolveTarget("Ascend310P3") == Target{TargetKind::kAscendCann, "Ascend310P3", ""});
+}
+
+TEST_CASE("target: an OM's record as a target", "[target]") {
+  using openatc::TargetFromRecord;
+  CHECK(TargetFromRecord("host", "x86_64") == Target{TargetKind::kHost, "host", "x86_64"});
+  CHECK(TargetFromRecord("host", "riscv64") == Target{TargetKind::kHost, "host", "riscv64"});
+  CHECK(TargetFromRecord("Ascend910B1", "") == Target{TargetKind::kAscendCann, "Ascend910B1", ""});
+  CHECK(TargetFromRecord("Ascend960", "") == Target{TargetKind::kAscendCann, "Ascend960", ""});
+  CHECK_FALSE(TargetFromRecord("HOST", "x86_64"));        // the record holds canonical spellings only
+  CHECK_FALSE(TargetFromRecord("ascend910b1", ""));
+  CHECK_FALSE(TargetFromRecord("Ascend999", ""));
+  CHECK_FALSE(TargetFromRecord("Ascend910B1", "x86_64"));  // an Ascend chip has no CPU arch
+  CHECK_FALSE(TargetFromRecord("", ""));
 }

@@ -54,7 +54,7 @@ int main(int argc, char **argv) {
   try {
     om::Model m;
     m.producer = "OpenATC bench";
-    m.target = {"host", "x86_64"};
+    m.target = openatc::Target{openatc::TargetKind::kHost, "host", "x86_64"};
     m.graph.name = "bench";
     ir::Node w;
     w.name = "w";

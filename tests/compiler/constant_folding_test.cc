@@ -104,7 +104,7 @@ ir::AttrValue Int(int64_t v) {
 
 om::Model Compile(ir::Graph g) {
   compiler::CompileOptions opts;
-  opts.target = compiler::ResolveTarget("host");
+  opts.target = openatc::HostTarget();
   opts.model_path = "<folding test>";
   return compiler::CompileGraph(std::move(g), opts, Opp());
 }
@@ -338,7 +338,7 @@ TEST_CASE("--oo_constant_folding=false and --oo_dead_code_elimination=false turn
     return std::move(b.g);
   };
   compiler::CompileOptions opts;
-  opts.target = compiler::ResolveTarget("host");
+  opts.target = openatc::HostTarget();
   opts.ge_options["ge.oo.constantFolding"] = "false";
   om::Model off = compiler::CompileGraph(build(), opts, Opp());
   CHECK(off.graph.nodes.size() == 7);

@@ -203,9 +203,10 @@ TEST_CASE("om corrupt: bit flips in the envelope", "[om]") {
       try {
         om::ReadBytes(img.data(), img.size());
       } catch (const Error &e) {
-        // A changed minimum reader version is refused as an unsupported format (OA2003).
+        // A changed minimum reader version is refused as an unsupported format (OA2003), a changed
+        // target name as a target this OpenATC does not know (OA2026).
         CHECK((e.category() == ErrorCategory::kCorruptOm || e.category() == ErrorCategory::kInternal ||
-               (e.category() == ErrorCategory::kNotOm && e.code() == "OA2003")));
+               (e.category() == ErrorCategory::kNotOm && (e.code() == "OA2003" || e.code() == "OA2026"))));
         ++rejected;
       }
     }
@@ -386,9 +387,19 @@ TEST_CASE("om corrupt: shared references cannot expand the envelope", "[om]") {
 
   // The same wrapper around an honest envelope is accepted.
   flatbuffers::FlatBufferBuilder ok;
-  ok.Finish(fb::CreateModel(ok, ok.CreateString("p")), fb::ModelIdentifier());
+  auto host = fb::CreateTarget(ok, ok.CreateString("host"), ok.CreateString("x86_64"));
+  ok.Finish(fb::CreateModel(ok, ok.CreateString("p"), host),
+            fb::ModelIdentifier());
   const auto good = Wrap(ok);
   CHECK(om::ReadBytes(good.data(), good.size()).producer == "p");
+  // Without a target table it is sound but runs nowhere: refused once every other check passed.
+  flatbuffers::FlatBufferBuilder no_target;
+  no_target.Finish(fb::CreateModel(no_target, no_target.CreateString("p")), fb::ModelIdentifier());
+  int category = -1;
+  CHECK(ReadError(Wrap(no_target), &category) == "OA2026: the OM records the target '', which is neither host nor an "
+                                                  "Ascend soc_version this OpenATC knows. Rebuild it with this "
+                                                  "OpenATC's atc.");
+  CHECK(category == static_cast<int>(ErrorCategory::kNotOm));
 }
 
 TEST_CASE("om corrupt: segment users", "[om]") {

@@ -80,7 +80,7 @@ TEST_CASE("om large: a 2.2 GiB constant is written and read back zero-copy", "[o
   {
     om::Model m;
     m.producer = "OpenATC test";
-    m.target = {"host", "x86_64"};
+    m.target = openatc::Target{openatc::TargetKind::kHost, "host", "x86_64"};
     m.graph.name = "large";
     ir::Node w;
     w.name = "w";

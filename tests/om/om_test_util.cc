@@ -36,7 +36,7 @@ ir::AttrValue Attr(ir::AttrKind k) {
 om::Model MakeModel(size_t artifact_bytes, size_t deliverable_bytes, size_t w_elems) {
   om::Model m;
   m.producer = "OpenATC 0.1.0";
-  m.target = {"host", "x86_64"};
+  m.target = openatc::Target{openatc::TargetKind::kHost, "host", "x86_64"};
   m.build_options = {{"soc_version", "host"}, {"framework", "5"}, {"output", "out/x"}};
 
   auto &g = m.graph;
@@ -211,8 +211,7 @@ static void CheckAttrEqual(const ir::AttrValue &a, const ir::AttrValue &b) {
 
 void CheckModelsEqual(const om::Model &a, const om::Model &b) {
   CHECK(a.producer == b.producer);
-  CHECK(a.target.soc_version == b.target.soc_version);
-  CHECK(a.target.arch == b.target.arch);
+  CHECK(a.target == b.target);  // kind, soc_version and arch
   CHECK(a.build_options == b.build_options);
   CHECK(a.graph.name == b.graph.name);
   CHECK(a.graph.inputs == b.graph.inputs);

@@ -61,12 +61,13 @@ std::vector<uint8_t> WrapEnvelope(const uint8_t *env, size_t env_size,
 
 // A Data -> Add(x, Const w) -> NetOutput model in the JSON form of the schema, with the Const's
 // 2 floats in segment 0. `extra` is appended to the root table's fields.
-std::string FrozenModelJson(uint64_t weight_hash, const std::string &extra) {
+std::string FrozenModelJson(uint64_t weight_hash, const std::string &extra,
+                            const std::string &target = R"J({soc_version: "host", arch: "x86_64"})J") {
   const std::string desc =
       R"J({name: "y", dtype: 0, format: 2, origin_format: 2, shape: [2], origin_shape: [2]})J";
   std::ostringstream j;
   j << R"J({producer: "OpenATC 1.0 (frozen schema)",
-  target: {soc_version: "host", arch: "x86_64"},
+  target: )J" << target << R"J(,
   build_options: [{key: "soc_version", value: "host"}],
   graph: {name: "frozen",
     nodes: [
@@ -84,13 +85,14 @@ std::string FrozenModelJson(uint64_t weight_hash, const std::string &extra) {
   return j.str();
 }
 
-std::vector<uint8_t> FrozenImage(const std::string &extra) {
+std::vector<uint8_t> FrozenImage(const std::string &extra, const std::string &target = "") {
   const float w[2] = {1.5f, -2.25f};
   std::vector<uint8_t> weights(8);
   std::memcpy(weights.data(), w, 8);
   flatbuffers::Parser frozen;
   ParseSchema(frozen, Slurp(kFrozen10), kFrozen10);
-  const std::string json = FrozenModelJson(XXH3_64bits(weights.data(), 8), extra);
+  const std::string json = target.empty() ? FrozenModelJson(XXH3_64bits(weights.data(), 8), extra)
+                                          : FrozenModelJson(XXH3_64bits(weights.data(), 8), extra, target);
   INFO(frozen.error_);
   REQUIRE(frozen.ParseJson(json.c_str()));
   return WrapEnvelope(frozen.builder_.GetBufferPointer(), frozen.builder_.GetSize(), weights);
@@ -204,4 +206,43 @@ TEST_CASE("om version: build time only from SOURCE_DATE_EPOCH or Model::build_ti
   }
   ::unsetenv("SOURCE_DATE_EPOCH");
   CHECK(om::Serialize(model) == plain);
+}
+
+TEST_CASE("om version: the target record reads as the target kind, and an unknown one is refused", "[om]") {
+  // The file records soc_version and arch (schema 1.0 and 1.1 alike); the kind follows from them.
+  const auto host = FrozenImage(", min_reader_major: 1");
+  CHECK(om::ReadBytes(host.data(), host.size()).target ==
+        openatc::Target{openatc::TargetKind::kHost, "host", "x86_64"});
+  const auto ascend = FrozenImage(", min_reader_major: 1", R"J({soc_version: "Ascend910B1", arch: ""})J");
+  CHECK(om::ReadBytes(ascend.data(), ascend.size()).target ==
+        openatc::Target{openatc::TargetKind::kAscendCann, "Ascend910B1", ""});
+
+  int category = -1;
+  const auto unknown = FrozenImage(", min_reader_major: 1", R"J({soc_version: "Ascend999", arch: ""})J");
+  CHECK(ReadError(unknown, &category) ==
+        "OA2026: the OM records the target 'Ascend999', which is neither host nor an Ascend soc_version this "
+        "OpenATC knows. Rebuild it with this OpenATC's atc.");
+  CHECK(category == static_cast<int>(ErrorCategory::kNotOm));
+  const auto cased = FrozenImage(", min_reader_major: 1", R"J({soc_version: "HOST", arch: "x86_64"})J");
+  CHECK(ReadError(cased) == "OA2026: the OM records the target 'HOST' (x86_64), which is neither host nor an Ascend "
+                            "soc_version this OpenATC knows. Rebuild it with this OpenATC's atc.");
+}
+
+TEST_CASE("om version: a target the file cannot record is refused when writing", "[om]") {
+  om::Model m = omtest::MakeSmallModel();
+  m.target = openatc::Target{openatc::TargetKind::kAscendEmulated, "Ascend910B1", "x86_64"};
+  try {
+    om::Serialize(m);
+    FAIL("no error");
+  } catch (const Error &e) {
+    CHECK(e.category() == ErrorCategory::kInternal);
+    CHECK(std::string(e.what()) ==
+          "OA2026: the model's target 'Ascend910B1 (x86_64)' cannot be recorded in an OM of format 1.1 (soc_version "
+          "and arch would read back as another target). Build it for host or for an Ascend chip through CANN.");
+  }
+  m.target = openatc::Target{openatc::TargetKind::kHost, "Ascend910B1", ""};  // a kind its name contradicts
+  CHECK_THROWS_AS(om::Serialize(m), Error);
+  m.target = openatc::Target{openatc::TargetKind::kAscendCann, "Ascend910B1", ""};
+  const auto bytes = om::Serialize(m);
+  CHECK(om::ReadBytes(bytes.data(), bytes.size()).target == m.target);
 }

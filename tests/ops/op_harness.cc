@@ -120,7 +120,7 @@ std::vector<HostTensor> RunOp(const OpCase &c) {
   g.nodes.push_back(std::move(out));
 
   compiler::CompileOptions opts;
-  opts.target = compiler::ResolveTarget("host");
+  opts.target = openatc::HostTarget();
   opts.model_path = "<one-op " + c.op_type + ">";
   om::Model m = compiler::CompileGraph(std::move(g), opts, Builtins());
   auto bytes = std::make_shared<std::vector<uint8_t>>(om::Serialize(m));

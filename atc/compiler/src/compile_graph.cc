@@ -9,6 +9,7 @@
 #include "openatc/common/log.h"
 #include "openatc/common/version.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/rt/runtime.h"
 #include "resolve_ops.h"
 
 namespace openatc::compiler {
@@ -65,6 +66,7 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
       InferShapes(graph);
     }
     auto types = CollectOpTypes(graph, !options.online);
+    rt::SetCompileTarget(options.target);  // what the RTC compiles for in the ops' Compile
     CompileNodes(graph, types, options);
     std::map<std::string, std::vector<uint8_t>> payloads;
     if (!options.online) payloads = SerializeOps(types);
@@ -73,7 +75,7 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
 
     om::Model model;
     model.producer = OPENATC_PRODUCER;
-    model.target = {options.target.soc_version, options.target.arch};
+    model.target = options.target;
     model.build_options = options.build_record;
     if (arena >= 0) LogInfo("memory plan: arena of " + std::to_string(arena) + " bytes");
     for (const auto &[type, info] : types) {

@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "openatc/compiler/target.h"
+#include "openatc/common/target.h"
 #include "openatc/gert/frame.h"
 
 namespace openatc::compiler {

@@ -9,6 +9,7 @@
 #include "openatc/atc/driver.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
+#include "openatc/common/target.h"
 #include "openatc/compiler/compiler.h"
 #include "openatc/frontend/ge_ir_reader.h"
 #include "openatc/frontend/onnx_reader.h"
@@ -142,7 +143,7 @@ std::string CompileModel(const Options &options) {
   RequireNonEmpty(options.output, "output", "Pass --output with the path prefix of the OM to write");
   const std::string out_path = OmPathForOutput(options.output);  // refused before any work
   compiler::CompileOptions copts;
-  copts.target = compiler::ResolveTarget(options.soc_version);  // fails at once for a bad target
+  copts.target = ResolveTarget(options.soc_version);  // fails at once for a bad target
   copts.model_path = options.model;
   copts.ge_options = GeOptionKeys(options);
   copts.build_record = BuildRecord(options);

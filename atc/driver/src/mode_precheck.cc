@@ -13,6 +13,7 @@
 #include "openatc/atc/driver.h"
 #include "openatc/common/atomic_file.h"
 #include "openatc/common/error.h"
+#include "openatc/common/target.h"
 #include "openatc/compiler/compiler.h"
 #include "openatc/frontend/ge_ir_reader.h"
 #include "openatc/gert/custom_op_registry.h"
@@ -108,7 +109,7 @@ void PreCheckModel(const Options &options) {
     throw Error(ErrorCategory::kUsage, "E10054", "the required parameter --model is empty",
                 "Pass --model with the graph file to check");
   }
-  compiler::ResolveTarget(options.soc_version);
+  ResolveTarget(options.soc_version);  // the same decision as a compile: a bad target fails at once
   json report{{"model", options.model}, {"soc_version", options.soc_version}};
   json global = json::array();
   size_t problems = 0;

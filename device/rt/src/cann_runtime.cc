@@ -7,7 +7,7 @@
 #include <mutex>
 #include <vector>
 
-#include "openatc/common/target.h"
+#include "openatc/common/cann_lookup.h"
 #include "openatc/rt/error_state.h"
 
 namespace openatc {
@@ -21,11 +21,11 @@ CannRuntime Open(const std::string &target) {
   std::vector<std::string> searched;
   CannRuntime rt;
   rt.target = target;
-  rt.path = target::FindCannLibrary("libascendcl.so", &searched);
+  rt.path = cann::FindCannLibrary("libascendcl.so", &searched);
   if (rt.path.empty()) {
     ThrowAcl(ACL_ERROR_FEATURE_UNSUPPORTED,
              "running an OM built for " + target + " needs CANN's runtime (libascendcl.so), which was not found; searched " +
-                 target::JoinPaths(searched),
+                 cann::JoinPaths(searched),
              "Install CANN and set ASCEND_HOME_PATH, or rebuild the OM with atc --soc_version host to run it on this CPU");
   }
   // RTLD_LOCAL so CANN's acl* do not interpose on ours (no RTLD_DEEPBIND: the sanitizers refuse it).
@@ -70,15 +70,13 @@ std::string ActiveBackend() {
   return c == nullptr ? "host" : c->target;
 }
 
-aclError SelectBackend(const std::string &soc_version) {
-  return Guard("SelectBackend", [&] { SelectBackendOrThrow(soc_version); });
-}
+namespace {
 
-void SelectBackendOrThrow(const std::string &soc_version) {
-  {
-    std::lock_guard<std::mutex> lock(g_select_mutex);
-    const CannRuntime *active = ActiveCann();
-    if (target::IsHostTarget(soc_version)) {
+void SelectOrThrow(const openatc::Target &target) {
+  std::lock_guard<std::mutex> lock(g_select_mutex);
+  const CannRuntime *active = ActiveCann();
+  switch (target.kind) {
+    case TargetKind::kHost:
       if (active != nullptr) {
         ThrowAcl(ACL_ERROR_FEATURE_UNSUPPORTED,
                  "this process already runs OMs for " + active->target + " through CANN (" + active->path +
@@ -86,16 +84,34 @@ void SelectBackendOrThrow(const std::string &soc_version) {
                  "Run host OMs and Ascend OMs in separate processes");
       }
       return;
-    }
-    if (active != nullptr) {
-      if (active->target == soc_version) return;
-      ThrowAcl(ACL_ERROR_FEATURE_UNSUPPORTED,
-               "this process already runs OMs for " + active->target + " through CANN, so it cannot also run one built for " +
-                   soc_version,
-               "Run OMs for different targets in separate processes");
-    }
-    g_active.store(new CannRuntime(Open(soc_version)), std::memory_order_release);  // kept for the process
+    case TargetKind::kAscendCann:
+      if (active != nullptr) {
+        if (active->target == target.soc_version) return;
+        ThrowAcl(ACL_ERROR_FEATURE_UNSUPPORTED,
+                 "this process already runs OMs for " + active->target +
+                     " through CANN, so it cannot also run one built for " + target.soc_version,
+                 "Run OMs for different targets in separate processes");
+      }
+      g_active.store(new CannRuntime(Open(target.soc_version)), std::memory_order_release);  // kept for the process
+      return;
+    case TargetKind::kAscendEmulated:
+      break;
   }
+  ThrowAcl(ACL_ERROR_FEATURE_UNSUPPORTED, "this runtime cannot run an emulated " + target.soc_version + " yet",
+           "Rebuild the OM with atc --soc_version host");
+}
+
+}  // namespace
+
+aclError SelectBackend(const openatc::Target &target, std::string *why) {
+  return Guard("SelectBackend", [&] {
+    try {
+      SelectOrThrow(target);
+    } catch (const openatc::Error &e) {
+      if (why != nullptr) *why = e.message() + (e.hint().empty() ? "" : ". " + e.hint());
+      throw;
+    }
+  });
 }
 
 }  // namespace rt

@@ -8,14 +8,13 @@
 #include <string>
 
 #include "host_rt.h"
-#include "openatc/rt/acl_internal.h"
 #include "openatc/rt/runtime.h"
 
 namespace openatc {
 namespace rt {
 
 struct CannRuntime {
-  std::string target;  ///< the soc_version that selected it
+  std::string target;  ///< the soc_version of the kAscendCann target that selected it
   std::string path;    ///< the library opened
 #define OPENATC_CANN_RT_POINTER(name, params, args, required) decltype(&::name) name = nullptr;
   OPENATC_RT_FORWARDED(OPENATC_CANN_RT_POINTER)
@@ -25,20 +24,16 @@ struct CannRuntime {
 /** The CANN backend when one is selected, else nullptr (host). Lock-free after selection. */
 const CannRuntime *ActiveCann();
 
-/** Selects the backend for `soc_version` ("host" in any case, or a canonical Ascend name).
- *  Host: a no-op unless an Ascend backend is active (then ACL_ERROR_FEATURE_UNSUPPORTED: one
- *  process runs one backend). Ascend: opens CANN's libascendcl.so, searched as <root>/lib64/
- *  libascendcl.so for the roots of openatc/common/target.h (ASCEND_HOME_PATH, then
- *  /usr/local/Ascend/ascend-toolkit/latest, then /usr/local/Ascend/cann), then calls CANN's
- *  aclInit(nullptr) (ACL_ERROR_REPEAT_INITIALIZE accepted) and aclrtSetDevice(0). Selecting the
- *  active target again is a no-op. Errors (aclGetRecentErrMsg has the text):
- *  ACL_ERROR_FEATURE_UNSUPPORTED naming the target and every path searched when CANN is absent,
- *  or the library and its missing entry points; CANN's code when its aclInit/aclrtSetDevice
- *  fails; ACL_ERROR_FEATURE_UNSUPPORTED when another Ascend target is already active. */
-OPENATC_RT_EXPORT aclError SelectBackend(const std::string &soc_version);
-
-// SelectBackendOrThrow (the throwing form, for code inside libascendcl) is declared in
-// openatc/rt/acl_internal.h, ActiveBackend in openatc/rt/runtime.h.
+/** SelectBackend (openatc/rt/runtime.h) in detail. kHost: a no-op unless an Ascend backend is
+ *  active (then ACL_ERROR_FEATURE_UNSUPPORTED: one process runs one backend). kAscendCann: opens
+ *  CANN's libascendcl.so, searched as <root>/lib64/libascendcl.so for the roots of
+ *  openatc/common/cann_lookup.h (ASCEND_HOME_PATH, then /usr/local/Ascend/ascend-toolkit/latest,
+ *  then /usr/local/Ascend/cann), then calls CANN's aclInit(nullptr) (ACL_ERROR_REPEAT_INITIALIZE
+ *  accepted) and aclrtSetDevice(0). Selecting the active target again is a no-op. Errors
+ *  (aclGetRecentErrMsg has the text): ACL_ERROR_FEATURE_UNSUPPORTED naming the target and every
+ *  path searched when CANN is absent, or the library and its missing entry points; CANN's code
+ *  when its aclInit/aclrtSetDevice fails; ACL_ERROR_FEATURE_UNSUPPORTED when another Ascend target
+ *  is already active, or for kAscendEmulated. ActiveBackend is declared in openatc/rt/runtime.h. */
 
 }  // namespace rt
 }  // namespace openatc

@@ -7,12 +7,12 @@
 
 #include "acl/acl_rtc_error.h"
 #include "openatc/common/error.h"
-#include "openatc/common/target.h"
+#include "openatc/common/cann_lookup.h"
 
 namespace openatc {
 namespace rtc {
-using target::FindCannLibrary;
-using target::JoinPaths;
+using cann::FindCannLibrary;
+using cann::JoinPaths;
 
 namespace {
 

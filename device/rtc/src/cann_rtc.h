@@ -1,6 +1,7 @@
 // CANN's RTC library (libacl_rtc.so of a CANN install), opened with dlopen on first use for an
-// Ascend target (openatc/common/target.h: search order, current target). Holds one function
-// pointer per aclrtc* entry point; a program created by CANN stays with CANN for its lifetime.
+// Ascend compile target (search order: openatc/common/cann_lookup.h; when: openatc::rt::
+// CompileTarget). Holds one function pointer per aclrtc* entry point; a program created by CANN
+// stays with CANN for its lifetime.
 #ifndef OPENATC_RTC_SRC_CANN_RTC_H_
 #define OPENATC_RTC_SRC_CANN_RTC_H_
 

@@ -1,6 +1,6 @@
 // The exported aclrtc* entry points: each call goes to the host RTC (rtc_api.cc, internal
-// names) or, for a program created while the current target is an Ascend soc_version
-// (openatc/common/target.h), to CANN's libacl_rtc.so. The choice is made once per program, in
+// names) or, for a program created while the process's compile target is an Ascend chip through
+// CANN (openatc::rt::CompileTarget, openatc/rt/runtime.h), to CANN's libacl_rtc.so. The choice is made once per program, in
 // aclrtcCreateProg; later calls find the program's owner by handle. When CANN's RTC is needed
 // but missing, aclrtcCreateProg returns ACL_ERROR_RTC_FAILURE (576000) naming the target and
 // every path searched. CANN's failures keep CANN's code; aclGetRecentErrMsg says which call
@@ -14,14 +14,10 @@
 #include "cann_rtc.h"
 #include "host_rtc.h"
 #include "openatc/common/error.h"
-#include "openatc/common/target.h"
 #include "openatc/rt/runtime.h"
 
 namespace openatc {
 namespace rtc {
-using target::CurrentTarget;
-using target::IsHostTarget;
-
 namespace {
 
 std::mutex g_mutex;
@@ -84,16 +80,19 @@ extern "C" {
 
 ACL_FUNC_VISIBILITY aclError aclrtcCreateProg(aclrtcProg *prog, const char *src, const char *name, int numHeaders,
                                               const char **headers, const char **includeNames) {
-  const std::string target = CurrentTarget();
-  if (IsHostTarget(target)) return openatc_host_aclrtcCreateProg(prog, src, name, numHeaders, headers, includeNames);
-  return CreateOnCann(target, prog, src, name, numHeaders, headers, includeNames);
+  const openatc::Target target = openatc::rt::CompileTarget();
+  // An emulated chip's kernels are host code (design.md "Targets"): the host RTC compiles them.
+  if (target.kind != openatc::TargetKind::kAscendCann) {
+    return openatc_host_aclrtcCreateProg(prog, src, name, numHeaders, headers, includeNames);
+  }
+  return CreateOnCann(target.soc_version, prog, src, name, numHeaders, headers, includeNames);
 }
 
 // Every other entry point: CANN's for a CANN program, else the host RTC's.
 #define OPENATC_RTC_FORWARD(name, params, args)                                              \
   ACL_FUNC_VISIBILITY aclError name params {                                                 \
     if (!IsCann(prog)) return openatc_host_##name args;                                      \
-    const CannRtc &cann = LoadCannRtc(CurrentTarget());                                      \
+    const CannRtc &cann = LoadCannRtc(openatc::rt::CompileTarget().soc_version);                                      \
     if (cann.name == nullptr) return Unsupported(#name, cann);                               \
     return CannResult(#name, cann.name args, cann, std::string(#name) == "aclrtcCompileProg" ? prog : nullptr); \
   }
@@ -110,7 +109,7 @@ OPENATC_RTC_FORWARD(aclrtcGetCompileLog, (aclrtcProg prog, char *log), (prog, lo
 
 ACL_FUNC_VISIBILITY aclError aclrtcDestroyProg(aclrtcProg *prog) {
   if (prog == nullptr || !IsCann(*prog)) return openatc_host_aclrtcDestroyProg(prog);
-  const CannRtc &cann = LoadCannRtc(CurrentTarget());
+  const CannRtc &cann = LoadCannRtc(openatc::rt::CompileTarget().soc_version);
   const aclrtcProg handle = *prog;
   aclError rc = cann.aclrtcDestroyProg(prog);
   if (rc == 0) {

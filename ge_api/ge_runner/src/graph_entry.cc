@@ -8,6 +8,7 @@
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
+#include "openatc/common/target.h"
 #include "openatc/compiler/compiler.h"
 #include "openatc/gert/custom_op_registry.h"
 
@@ -74,14 +75,14 @@ void GraphEntry::Compile() {
   std::lock_guard<std::mutex> lock(mu_);
   if (model_) return;
   const std::string soc = Get(options_, ge::SOC_VERSION, "host");
-  if (soc != "host") {
+  if (!IsHostSocVersion(soc)) {
     throw Error(ErrorCategory::kUsage, kBadOption,
                 "option ge.socVersion is '" + soc + "', but the online flow compiles only for the host target",
                 "Drop ge.socVersion or set it to \"host\"; for an Ascend target compile offline with atc")
         .WithFile(where_);
   }
   compiler::CompileOptions copts;
-  copts.target = compiler::ResolveTarget("host");
+  copts.target = HostTarget();
   copts.ge_options = options_;  // OpCompileContext::GetOption answers every option given
   copts.model_path = where_;
   copts.online = true;

@@ -2,11 +2,13 @@
 // "Model"). Loading reads and verifies the OM, loads its embedded deliverables and calls
 // Deserialize (runtime::LoadedModel::Load).
 //
-// Targets: an OM built for host runs on the host runtime; LoadedModel::Load refuses one built for
-// another CPU architecture, naming both targets. An OM built for an Ascend soc_version selects
-// the CANN backend of libascendcl (device/rt/src/cann_runtime.h): its deliverables still run on
-// this CPU (as GE runs a custom op's Execute on the host), and every aclrt* they, the executor
-// and the application make goes to CANN's libascendcl.so. Without CANN the load fails naming the
+// Targets: LoadedModel::Load checks the OM's target, the one check omrun passes through too
+// (loader/runtime/src/model_loader.cc). An OM built for host runs on the host runtime; one built
+// for another CPU architecture is refused (ACL_ERROR_INVALID_FILE), naming both targets. An OM
+// built for an Ascend soc_version selects the CANN backend of libascendcl
+// (device/rt/src/cann_runtime.h): its deliverables still run on this CPU (as GE runs a custom op's
+// Execute on the host), and every aclrt* they, the executor and the application make goes to
+// CANN's libascendcl.so. Without CANN the load fails (ACL_ERROR_FEATURE_UNSUPPORTED) naming the
 // target and every path searched.
 #include <cstdlib>
 #include <cstring>
@@ -16,10 +18,7 @@
 #include "acl/acl_mdl.h"
 #include "mdl_error.h"
 #include "model_registry.h"
-#include "openatc/common/target.h"
 #include "openatc/om/model.h"
-#include "openatc/opp/opp_paths.h"
-#include "openatc/rt/acl_internal.h"
 #include "openatc/rt/error_state.h"
 #include "openatc/runtime/model.h"
 
@@ -32,25 +31,8 @@ namespace {
 
 constexpr char kMemoryLabel[] = "<memory model>";
 
-bool IsAscend(const std::string &soc_version) { return soc_version.rfind("Ascend", 0) == 0; }
-
-/** Selects the runtime backend for the OM's target, then loads it. */
-std::unique_ptr<runtime::LoadedModel> LoadForTarget(om::Model model, const std::string &label) {
-  const std::string soc = model.target.soc_version;
-  if (IsAscend(soc) || target::IsHostTarget(soc)) {
-    try {
-      rt::SelectBackendOrThrow(soc);
-    } catch (const openatc::Error &e) {
-      std::string text = e.message();
-      if (!e.hint().empty()) text += ". " + e.hint();
-      ThrowAcl(std::atoi(e.code().c_str() + 3), "cannot load the model: '" + label + "': " + text);
-    }
-  }
-  if (IsAscend(soc)) {
-    // The embedded deliverables are built for this CPU; their launches go to CANN.
-    model.target.soc_version = "host";
-    model.target.arch = opp::HostArch();
-  }
+/** Loads a read model; the target check is LoadedModel::Load's (loader/runtime). */
+std::unique_ptr<runtime::LoadedModel> LoadModel(om::Model model, const std::string &label) {
   try {
     return runtime::LoadedModel::Load(std::move(model), label);
   } catch (openatc::Error &e) {
@@ -81,7 +63,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath, uint32_t 
       e.WithFile(modelPath);
       openatc::mdl::ThrowLoadFailure(e);
     }
-    auto model = openatc::mdl::LoadForTarget(std::move(m), modelPath);
+    auto model = openatc::mdl::LoadModel(std::move(m), modelPath);
     *modelId = openatc::mdl::Register(std::move(model), modelPath);
   });
 }
@@ -103,7 +85,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model, size_t modelSi
       e.WithFile(openatc::mdl::kMemoryLabel);
       openatc::mdl::ThrowLoadFailure(e);
     }
-    auto loaded = openatc::mdl::LoadForTarget(std::move(m), openatc::mdl::kMemoryLabel);
+    auto loaded = openatc::mdl::LoadModel(std::move(m), openatc::mdl::kMemoryLabel);
     *modelId = openatc::mdl::Register(std::move(loaded), openatc::mdl::kMemoryLabel);
   });
 }

@@ -10,7 +10,10 @@ void ThrowLoadFailure(const openatc::Error &error) {
   aclError code = ACL_ERROR_INTERNAL_ERROR;
   switch (error.category()) {
     case ErrorCategory::kIo: code = ACL_ERROR_READ_MODEL_FAILURE; break;
-    case ErrorCategory::kNotOm: code = ACL_ERROR_INVALID_FILE; break;
+    case ErrorCategory::kNotOm:
+      // OA2110: the OM's target needs a device backend this process cannot provide.
+      code = error.code() == "OA2110" ? ACL_ERROR_FEATURE_UNSUPPORTED : ACL_ERROR_INVALID_FILE;
+      break;
     case ErrorCategory::kCorruptOm:
     case ErrorCategory::kGraph: code = ACL_ERROR_PARSE_MODEL; break;
     case ErrorCategory::kCustomOp: code = ACL_ERROR_DESERIALIZE_MODEL; break;

@@ -14,7 +14,8 @@ namespace mdl {
 
 /** A load failure (om reader / LoadedModel::Load) as an ACL error:
  *  kIo -> ACL_ERROR_READ_MODEL_FAILURE (100014), kNotOm (not an OM, foreign OM, other target)
- *  -> ACL_ERROR_INVALID_FILE (100003), kCorruptOm/kGraph -> ACL_ERROR_PARSE_MODEL (100013),
+ *  -> ACL_ERROR_INVALID_FILE (100003) except OA2110 (the target's device backend cannot be
+ *  selected: CANN absent, another backend active) -> ACL_ERROR_FEATURE_UNSUPPORTED (200006), kCorruptOm/kGraph -> ACL_ERROR_PARSE_MODEL (100013),
  *  kCustomOp (Deserialize failed) -> ACL_ERROR_DESERIALIZE_MODEL (100012), else
  *  ACL_ERROR_INTERNAL_ERROR. The message is the runtime error's full text. */
 [[noreturn]] void ThrowLoadFailure(const openatc::Error &error);

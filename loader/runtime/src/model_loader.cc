@@ -4,9 +4,9 @@
 #include "model_impl.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
+#include "openatc/common/target.h"
 #include "openatc/opp/call_guard.h"
 #include "openatc/opp/capabilities.h"
-#include "openatc/opp/opp_paths.h"
 #include "openatc/rt/runtime.h"
 
 namespace openatc::runtime {
@@ -26,24 +26,23 @@ IoDesc Describe(const std::string &name, const ir::TensorDesc &d) {
   return io;
 }
 
+// The one load-time target check, for omrun, aclmdlLoad* and ge::Session alike: whether this
+// runtime can run the OM's target here (openatc/common/target.h), then the device backend it
+// needs. A host OM runs when built for this CPU's arch (else OA2101, naming both). An Ascend OM
+// (kAscendCann) selects CANN's libascendcl.so: custom-op code still runs on this CPU, every
+// aclrt* call goes to CANN. A backend that cannot be selected (CANN absent, another backend active
+// in this process, an emulated target) is OA2110 with the device's reason.
 void CheckTarget(const om::Model &m, const std::string &path) {
-  const std::string here = "host (" + opp::HostArch() + ")";
-  if (m.target.soc_version.rfind("Ascend", 0) == 0) {
-    // An Ascend OM runs through CANN's runtime (custom-op code still runs on this CPU).
-    if (rt::SelectBackend(m.target.soc_version) != ACL_SUCCESS) {
-      throw Error(ErrorCategory::kNotOm, "OA2101",
-                  "the OM was built for " + m.target.soc_version + ": " + aclGetRecentErrMsg(),
-                  "Run it where CANN is installed, or rebuild it with atc --soc_version host")
-          .WithFile(path);
-    }
-    return;
-  }
-  if (m.target.soc_version != "host" || m.target.arch != opp::HostArch()) {
+  const openatc::Target &t = m.target;
+  if (t.kind == TargetKind::kHost && t.arch != HostCpuArch()) {
     throw Error(ErrorCategory::kNotOm, "OA2101",
-                "the OM was built for " + m.target.soc_version +
-                    (m.target.arch.empty() ? "" : " (" + m.target.arch + ")") + ", but this runtime runs " + here,
+                "the OM was built for " + DescribeTarget(t) + ", but this runtime runs " + DescribeTarget(HostTarget()),
                 "Rebuild it with atc --soc_version host on this machine")
         .WithFile(path);
+  }
+  std::string why;
+  if (rt::SelectBackend(t, &why) != ACL_SUCCESS) {
+    throw Error(ErrorCategory::kNotOm, "OA2110", why).WithFile(path);
   }
 }
 // The compiler's memory plan (NodePlan::output_offsets, Graph::arena_bytes; bounds checked by the

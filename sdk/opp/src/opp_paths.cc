@@ -3,11 +3,12 @@
 
 #include <dirent.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+
+#include "openatc/common/target.h"
 
 namespace openatc::opp {
 namespace {
@@ -30,16 +31,7 @@ bool EndsWith(const std::string &s, const std::string &suffix) {
 
 std::string HostOs() { return "linux"; }
 
-std::string HostArch() {
-#if defined(__x86_64__)
-  return "x86_64";
-#elif defined(__aarch64__)
-  return "aarch64";
-#else
-  struct utsname u {};
-  return ::uname(&u) == 0 ? u.machine : "unknown";
-#endif
-}
+std::string HostArch() { return HostCpuArch(); }
 
 std::vector<std::string> CustomOppRootsFromEnv() {
   std::vector<std::string> roots;

@@ -1,92 +1,67 @@
 /**
  * @file openatc/common/target.h
- * Internal (not SDK) header-only API: the process-wide "current target" the RTC compiles for,
- * and where CANN is looked for (design.md "Targets"; atc-cli.md §7). It lives in common/ because
- * the device's runtime (device/rt: CANN's libascendcl.so), its RTC (device/rtc: the current
- * target, CANN's libacl_rtc.so), the loader (loader/mdl) and the compiler (atc/compiler) all read it.
+ * The one target record of OpenATC (design.md "Targets"): what a model is compiled for and runs
+ * on. It is decided once, from atc's --soc_version (ResolveTarget), then passed explicitly: to
+ * the compiler (compiler::CompileOptions::target; Compile's platform facts), to the RTC through
+ * the device state of libascendcl.so (openatc::rt::SetCompileTarget, device/rt), recorded in the
+ * OM (om::Model::target: soc_version + arch; the kind is derived from them, TargetFromRecord) and
+ * checked once at load (loader/runtime/src/model_loader.cc). Never passed through environment
+ * variables the process sets for itself.
  *
- * Current target: `atc` resolves --soc_version once at start (atc/compiler/src/target.cc) and
- * records it here before any op's Compile runs; libacl_rtc reads it in aclrtcCreateProg. "host"
- * (the default, also when never set) compiles with the host RTC; an Ascend name forwards the
- * program to CANN's libacl_rtc.so. The value lives in the environment variable
- * OPENATC_RTC_TARGET, so that it reaches libacl_rtc however that library was loaded (atc does
- * not link it; deliverables pull it in) and needs no link dependency. Set it before threads
- * that compile start (setenv is not thread-safe against concurrent getenv).
- *
- * CANN lookup: a library LIB is searched as <root>/lib64/LIB for each root of CannRoots(), in
- * order: $ASCEND_HOME_PATH (when set and non-empty), /usr/local/Ascend/ascend-toolkit/latest,
- * /usr/local/Ascend/cann.
+ * Kinds:
+ *   kHost           the host reference: soc_version "host", arch = this CPU ("x86_64", "aarch64").
+ *   kAscendCann     an Ascend chip through CANN (its RTC at compile time, its runtime at load):
+ *                   soc_version a canonical name of AscendSocVersions(), arch "".
+ *   kAscendEmulated an Ascend chip emulated on the host. Reserved: nothing yields it yet (the
+ *                   emulation issue fills it, with OPENATC_EMULATION and its facts table), and an
+ *                   OM cannot record it (om_format refuses to write it).
  */
 #ifndef OPENATC_COMMON_TARGET_H_
 #define OPENATC_COMMON_TARGET_H_
 
-#include <sys/stat.h>
-
-#include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace openatc {
-namespace target {
 
-/// The environment variable holding the current target's canonical soc_version.
-inline constexpr char kTargetEnv[] = "OPENATC_RTC_TARGET";
+enum class TargetKind { kHost, kAscendCann, kAscendEmulated };
 
-/// True for "host" in any letter case, and for "" (the default).
-inline bool IsHostTarget(const std::string &soc_version) {
-  if (soc_version.empty()) return true;
-  if (soc_version.size() != 4) return false;
-  std::string s = soc_version;
-  for (char &c : s) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return s == "host";
-}
+struct Target {
+  TargetKind kind = TargetKind::kHost;
+  std::string soc_version = "host";  ///< canonical spelling: "host" or e.g. "Ascend910B1"
+  std::string arch;                  ///< the CPU architecture for kHost; "" for an Ascend chip
+  bool is_host() const { return kind == TargetKind::kHost; }
+  bool operator==(const Target &o) const { return kind == o.kind && soc_version == o.soc_version && arch == o.arch; }
+  bool operator!=(const Target &o) const { return !(*this == o); }
+};
 
-/// Records the canonical soc_version later Compile calls build for ("host" clears it).
-inline void SetCurrentTarget(const std::string &soc_version) {
-  if (IsHostTarget(soc_version)) {
-    ::unsetenv(kTargetEnv);
-  } else {
-    ::setenv(kTargetEnv, soc_version.c_str(), 1);
-  }
-}
+/// This CPU's architecture as OPP folders and OMs spell it: "x86_64", "aarch64", else uname's.
+std::string HostCpuArch();
+/// The host target of this machine: {kHost, "host", HostCpuArch()}.
+Target HostTarget();
+/// The accepted Ascend names, canonical spelling (atc-cli.md §7).
+const std::vector<std::string> &AscendSocVersions();
+/// True for "host" in any letter case.
+bool IsHostSocVersion(const std::string &soc_version);
 
-/// The current target: "host" unless SetCurrentTarget recorded an Ascend name.
-inline std::string CurrentTarget() {
-  const char *v = std::getenv(kTargetEnv);
-  return v == nullptr || IsHostTarget(v) ? std::string("host") : std::string(v);
-}
+/// Decides the target from a --soc_version value and what is installed. "host" (any case) gives
+/// HostTarget(). An Ascend name (any case) gives {kAscendCann, canonical name, ""} when CANN's
+/// RTC, libacl_rtc.so, is found under `cann_roots` (openatc/common/cann_lookup.h). Errors
+/// (openatc::Error, kUsage): E10054 when empty; E10001 for an unknown name, with the accepted
+/// list; OA1301 for an Ascend name without CANN's RTC, naming every path searched.
+Target ResolveTarget(const std::string &soc_version, const std::vector<std::string> &cann_roots);
+/// ResolveTarget over cann::CannRoots() ($ASCEND_HOME_PATH, then the two default installs).
+Target ResolveTarget(const std::string &soc_version);
 
-/// The CANN install roots searched, in order.
-inline std::vector<std::string> CannRoots() {
-  std::vector<std::string> roots;
-  if (const char *home = std::getenv("ASCEND_HOME_PATH"); home != nullptr && *home != '\0') roots.push_back(home);
-  roots.push_back("/usr/local/Ascend/ascend-toolkit/latest");
-  roots.push_back("/usr/local/Ascend/cann");
-  return roots;
-}
+/// The record an OM holds (soc_version, arch) as a target: "host" -> kHost with that arch; a
+/// canonical Ascend name -> kAscendCann. Anything else (another spelling, an unknown name, an
+/// Ascend name with an arch) -> nullopt: no runtime of this version can run it.
+std::optional<Target> TargetFromRecord(const std::string &soc_version, const std::string &arch);
 
-/// The first <root>/lib64/`library` that exists, or "" when none does. `searched` (optional)
-/// receives every candidate path in search order.
-inline std::string FindCannLibrary(const std::string &library, std::vector<std::string> *searched = nullptr) {
-  std::string found;
-  for (const auto &root : CannRoots()) {
-    std::string path = root + "/lib64/" + library;
-    if (searched != nullptr) searched->push_back(path);
-    struct stat st {};
-    if (found.empty() && ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) found = path;
-    if (!found.empty() && searched == nullptr) break;
-  }
-  return found;
-}
+/// "host (x86_64)", "host" (no arch), or the soc_version: the target as messages name it.
+std::string DescribeTarget(const Target &target);
 
-/// "a, b, c" for messages.
-inline std::string JoinPaths(const std::vector<std::string> &paths) {
-  std::string s;
-  for (const auto &p : paths) s += (s.empty() ? "" : ", ") + p;
-  return s;
-}
-
-}  // namespace target
 }  // namespace openatc
 
 #endif  // OPENATC_COMMON_TARGET_H_

@@ -16,16 +16,10 @@
 #include <string>
 #include <vector>
 
+#include "openatc/common/target.h"
 #include "openatc/ir/graph.h"
 
 namespace openatc::om {
-
-/// Where the model runs. `soc_version` is "host" for the CPU reference target, else an Ascend
-/// name; `arch` is the CPU architecture for host ("x86_64", "aarch64").
-struct Target {
-  std::string soc_version;
-  std::string arch;
-};
 
 /// A custom-op deliverable (.so) embedded in the OM so that omrun needs no environment.
 struct Deliverable {
@@ -71,7 +65,10 @@ struct Model {
   /// give the same bytes.
   int64_t build_time = -1;
   std::string producer;       ///< "OpenATC <version>"
-  Target target;
+  /// Where the model runs (openatc/common/target.h). The file records soc_version and arch; the
+  /// reader derives the kind (TargetFromRecord) and refuses a record no kind fits (OA2026); the
+  /// writer refuses a target whose record would read back differently (kAscendEmulated, OA2026).
+  openatc::Target target;
   ir::Graph graph;            ///< topologically ordered; Const values carry their weights
   std::vector<OpArtifact> artifacts;      ///< sorted by op_type, unique
   std::vector<Deliverable> deliverables;  ///< in OPP search order

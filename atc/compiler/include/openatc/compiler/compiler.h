@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "openatc/compiler/target.h"
+#include "openatc/common/target.h"
 #include "openatc/ir/graph.h"
 #include "openatc/om/model.h"
 #include "openatc/opp/deliverable.h"
@@ -27,7 +27,10 @@ struct InputShape {
 };
 
 struct CompileOptions {
-  Target target;
+  /// What to compile for (openatc/common/target.h: decided once by ResolveTarget). CompileGraph
+  /// gives it to Compile's platform facts and to the RTC (openatc::rt::SetCompileTarget), and
+  /// records it in the OM.
+  openatc::Target target = openatc::HostTarget();
   std::vector<InputShape> input_shapes;
   /// `ge.*` option keys visible to OpCompileContext::GetOption.
   std::map<std::string, std::string> ge_options;

@@ -2,7 +2,7 @@
  * @file openatc/rt/acl_internal.h
  * What the rest of libascendcl.so uses from the device beyond openatc/rt/runtime.h: the aclmdl*
  * API (loader/mdl) is linked into the same shared object as the device (loader/acl/CMakeLists.txt)
- * and calls these. The symbols are hidden (not in libascendcl's exports), so only code inside
+ * and calls this. The symbols are hidden (not in libascendcl's exports), so only code inside
  * libascendcl.so can use this header. The error guard of ACL entry points is
  * openatc/rt/error_state.h.
  */
@@ -20,10 +20,6 @@ struct Stream;
 
 /** The stream for a handle (nullptr = default stream). Unknown handle -> ACL_ERROR_INVALID_PARAM. */
 Stream *ResolveStream(aclrtStream handle);
-
-/** SelectBackend (openatc/rt/runtime.h) for callers inside libascendcl: throws the
- *  openatc::Error ("ACL<n>") instead. */
-void SelectBackendOrThrow(const std::string &soc_version);
 
 }  // namespace rt
 }  // namespace openatc

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "openatc/common/target.h"
 
 #define OPENATC_RT_EXPORT __attribute__((visibility("default")))
 
@@ -50,14 +51,25 @@ OPENATC_RT_EXPORT aclError SetLaunchObserver(aclrtStream stream, LaunchObserver 
 /** Removes the observer of `stream` (no-op when none). */
 OPENATC_RT_EXPORT aclError ClearLaunchObserver(aclrtStream stream);
 
-/** Routes this process's aclrt* calls to CANN's runtime for an Ascend `soc_version` (dlopen of
- *  CANN's libascendcl.so from $ASCEND_HOME_PATH, /usr/local/Ascend/ascend-toolkit/latest,
- *  /usr/local/Ascend/cann); "host" keeps the host runtime. A process runs one backend: switching
- *  is refused. Returns an ACL error with aclGetRecentErrMsg() naming the soc and every path
- *  searched when CANN is absent. */
-OPENATC_RT_EXPORT aclError SelectBackend(const std::string &soc_version);
+/** Routes this process's aclrt* calls for models of `target` (openatc/common/target.h): kHost
+ *  keeps the host runtime; kAscendCann opens CANN's libascendcl.so (searched as
+ *  openatc/common/cann_lookup.h says: $ASCEND_HOME_PATH, /usr/local/Ascend/ascend-toolkit/latest,
+ *  /usr/local/Ascend/cann). A process runs one backend: switching is refused. Returns ACL_SUCCESS,
+ *  or an ACL error with aclGetRecentErrMsg() naming the target and every path searched when CANN
+ *  is absent; `why` (optional) then receives the same text without the "SelectBackend: " prefix.
+ *  kAscendEmulated is refused (ACL_ERROR_FEATURE_UNSUPPORTED): nothing runs it yet. */
+OPENATC_RT_EXPORT aclError SelectBackend(const openatc::Target &target, std::string *why = nullptr);
 /** "host", or the Ascend soc_version whose CANN backend is active. */
 OPENATC_RT_EXPORT std::string ActiveBackend();
+
+/** The compile target of this process: what aclrtcCreateProg (libacl_rtc.so, device/rtc) creates
+ *  programs for. kHost (the default: HostTarget()) compiles with the host RTC; kAscendCann
+ *  forwards each program created from then on to CANN's libacl_rtc.so. Set by the compiler before
+ *  any op's Compile runs (atc/compiler CompileGraph, from CompileOptions::target). A program keeps
+ *  the RTC it was created with. Both are thread-safe; one process compiles for one target at a
+ *  time (a later SetCompileTarget changes it for programs created after it). */
+OPENATC_RT_EXPORT void SetCompileTarget(const openatc::Target &target);
+OPENATC_RT_EXPORT openatc::Target CompileTarget();
 
 /** The kernel name of a function handle ("" for an unknown handle). */
 OPENATC_RT_EXPORT std::string FunctionName(aclrtFuncHandle func);

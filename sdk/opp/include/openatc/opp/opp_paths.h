@@ -14,7 +14,7 @@
 
 namespace openatc::opp {
 
-/// "linux" and the CPU architecture this build runs on ("x86_64", "aarch64").
+/// "linux" and the CPU architecture this build runs on ("x86_64", "aarch64"; openatc::HostCpuArch).
 std::string HostOs();
 std::string HostArch();
 
