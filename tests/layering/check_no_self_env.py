@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Checks that the project never sets its own environment variables (design.md "Targets";
-shared/cli.md "Environment variables": read once at start, never set by the project for itself).
+"""Checks that the project never sets its own environment variables (docs/architecture.md "Targets";
+README.md: environment variables are read once at start, never set by the project for itself).
 
 Every call of setenv, putenv or unsetenv (also as ::setenv, std::..., os.environ[...] = ...,
 os.putenv) in the product's source folders is reported when its variable is an OPENATC_*
@@ -82,7 +82,7 @@ def main():
     root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), '..', '..')
     problems = check(os.path.abspath(root))
     for p in problems:
-        print('check_no_self_env: error: ' + p + '; pass the value explicitly instead (design.md "Targets")')
+        print('check_no_self_env: error: ' + p + '; pass the value explicitly instead (docs/architecture.md "Targets")')
     return 1 if problems else 0
 
 

@@ -7,7 +7,7 @@ import sys
 import tempfile
 
 CHECKER = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'check_no_self_env.py')
-HINT = '; pass the value explicitly instead (design.md "Targets")'
+HINT = '; pass the value explicitly instead (docs/architecture.md "Targets")'
 
 CASES = [
     ('clean tree', {'common/src/a.cc': 'const char *v = std::getenv("OPENATC_HOST_CXX");\n'

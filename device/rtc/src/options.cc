@@ -1,4 +1,4 @@
-// aclrtcCompileProg option handling for the host compiler (shared/design.md "Host RTC").
+// aclrtcCompileProg option handling for the host compiler (docs/architecture.md "Host RTC").
 #include "options.h"
 
 #include "acl/acl_rtc_error.h"

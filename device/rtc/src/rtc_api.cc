@@ -1,4 +1,4 @@
-// The aclrtc* C API of the host RTC (shared/reference/acl-subset.md §2 "RTC"): program objects,
+// The aclrtc* C API of the host RTC (docs/acl.md §2 "RTC"): program objects,
 // compile through compiler.cc, binary and log retrieval. Failures return ACL_ERROR_RTC_* codes
 // and are reported through aclGetRecentErrMsg (libascendcl); compile problems also land in
 // the program's compile log.

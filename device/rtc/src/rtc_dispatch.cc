@@ -81,7 +81,7 @@ extern "C" {
 ACL_FUNC_VISIBILITY aclError aclrtcCreateProg(aclrtcProg *prog, const char *src, const char *name, int numHeaders,
                                               const char **headers, const char **includeNames) {
   const openatc::Target target = openatc::rt::CompileTarget();
-  // An emulated chip's kernels are host code (design.md "Targets"): the host RTC compiles them.
+  // An emulated chip's kernels are host code (docs/architecture.md "Targets"): the host RTC compiles them.
   if (target.kind != openatc::TargetKind::kAscendCann) {
     return openatc_host_aclrtcCreateProg(prog, src, name, numHeaders, headers, includeNames);
   }

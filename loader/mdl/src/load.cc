@@ -1,4 +1,4 @@
-// aclmdlLoadFromFile / aclmdlLoadFromMem / aclmdlUnload (GE acl_mdl.h; acl-subset.md §2
+// aclmdlLoadFromFile / aclmdlLoadFromMem / aclmdlUnload (GE acl_mdl.h; docs/acl.md §2
 // "Model"). Loading reads and verifies the OM, loads its embedded deliverables and calls
 // Deserialize (runtime::LoadedModel::Load).
 //

@@ -1,6 +1,6 @@
 /**
  * @file openatc/common/cann_lookup.h
- * Where CANN is looked for (design.md "Targets"): a library LIB is searched as <root>/lib64/LIB
+ * Where CANN is looked for (docs/architecture.md "Targets"): a library LIB is searched as <root>/lib64/LIB
  * for each root of CannRoots(), in order: $ASCEND_HOME_PATH (when set and non-empty),
  * /usr/local/Ascend/ascend-toolkit/latest, /usr/local/Ascend/cann. Used by the target decision
  * (openatc/common/target.h: CANN's RTC), the device's runtime (device/rt: CANN's libascendcl.so)

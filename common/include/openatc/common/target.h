@@ -1,6 +1,6 @@
 /**
  * @file openatc/common/target.h
- * The one target record of OpenATC (design.md "Targets"): what a model is compiled for and runs
+ * The one target record of OpenATC (docs/architecture.md "Targets"): what a model is compiled for and runs
  * on. It is decided once, from atc's --soc_version (ResolveTarget), then passed explicitly: to
  * the compiler (compiler::CompileOptions::target; Compile's platform facts), to the RTC through
  * the device state of libascendcl.so (openatc::rt::SetCompileTarget, device/rt), recorded in the
@@ -40,7 +40,7 @@ struct Target {
 std::string HostCpuArch();
 /// The host target of this machine: {kHost, "host", HostCpuArch()}.
 Target HostTarget();
-/// The accepted Ascend names, canonical spelling (atc-cli.md §7).
+/// The accepted Ascend names, canonical spelling (docs/atc-flags.md §7).
 const std::vector<std::string> &AscendSocVersions();
 /// True for "host" in any letter case.
 bool IsHostSocVersion(const std::string &soc_version);
