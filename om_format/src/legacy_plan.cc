@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "internal.h"
+#include "openatc/ir/framework_ops.h"
 
 namespace openatc::om::detail {
 namespace {
@@ -13,10 +14,6 @@ namespace {
 constexpr const char *kOffsetsAttr = "_output_offsets";
 constexpr const char *kLaunchesAttr = "_annotated_launches";
 constexpr const char *kWorkspacesAttr = "_annotated_workspaces";
-
-bool IsFrameworkNode(const std::string &type) {
-  return type == ir::kData || type == ir::kConst || type == ir::kConstant || type == ir::kNetOutput;
-}
 
 // The 1.0 launch record (little-endian): u32 version (1), u32 launch count, then per launch:
 // u32 name length, name, u64 binary length, binary, u32 block_dim, u32 slot count, and per slot
@@ -90,7 +87,7 @@ void LiftMemoryPlan(ir::Graph &g) {
       if (it->second.kind == ir::AttrKind::kListInt) n.plan.output_offsets = it->second.list_i;
       n.attrs.erase(it);
     }
-    if (IsFrameworkNode(n.type)) continue;
+    if (ir::IsFrameworkOp(n.type)) continue;
     if (n.plan.output_offsets.size() != n.output_descs.size()) {
       complete = false;
       continue;

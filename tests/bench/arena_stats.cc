@@ -6,15 +6,12 @@
 #include <vector>
 
 #include "openatc/common/dtype.h"
+#include "openatc/ir/framework_ops.h"
 
 namespace openatc::bench {
 namespace {
 
 constexpr uint64_t kAlign = 512;
-
-bool IsFramework(const std::string &type) {
-  return type == ir::kData || type == ir::kConst || type == ir::kConstant || type == ir::kNetOutput;
-}
 
 struct Tensor {
   size_t node = 0, index = 0;
@@ -50,7 +47,7 @@ ArenaStats ComputeArenaStats(const ir::Graph &g) {
   for (size_t i = 0; i < n; ++i) {
     const ir::Node &node = g.nodes[i];
     tensor_of[i].assign(node.output_descs.size(), -1);
-    if (IsFramework(node.type)) continue;
+    if (ir::IsFrameworkOp(node.type)) continue;
     const std::vector<int64_t> &offsets = node.plan.output_offsets;
     const bool node_planned = offsets.size() == node.output_descs.size();
     if (!node_planned) s.has_plan = false;

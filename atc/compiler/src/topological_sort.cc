@@ -62,10 +62,6 @@ void TopologicalSort(ir::Graph &graph) {
   graph.nodes = std::move(sorted);
 }
 
-bool IsFrameworkOp(const std::string &type) {
-  return type == ir::kData || type == ir::kConst || type == ir::kConstant || type == ir::kNetOutput;
-}
-
 namespace {
 
 // The shape the graph declares for what a Data node is fed: its input desc when that has a

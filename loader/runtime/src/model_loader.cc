@@ -5,16 +5,13 @@
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
 #include "openatc/common/target.h"
+#include "openatc/ir/framework_ops.h"
 #include "openatc/opp/call_guard.h"
 #include "openatc/opp/capabilities.h"
 #include "openatc/rt/runtime.h"
 
 namespace openatc::runtime {
 namespace {
-bool IsFrameworkOp(const std::string &t) {
-  return t == ir::kData || t == ir::kConst || t == ir::kConstant || t == ir::kNetOutput;
-}
-
 IoDesc Describe(const std::string &name, const ir::TensorDesc &d) {
   IoDesc io;
   io.name = name;
@@ -177,7 +174,7 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
     const auto objects = DeserializeOps(im, external != nullptr);
     im.nodes.resize(im.model.graph.nodes.size());
     for (size_t i = 0; i < im.nodes.size(); ++i)
-      if (!IsFrameworkOp(im.model.graph.nodes[i].type)) BindNode(im, i, objects);
+      if (!ir::IsFrameworkOp(im.model.graph.nodes[i].type)) BindNode(im, i, objects);
     SetUpArena(im);
     DescribeIo(im);
   } catch (Error &e) {

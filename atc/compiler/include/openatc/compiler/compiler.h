@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "openatc/common/target.h"
+#include "openatc/ir/framework_ops.h"
 #include "openatc/ir/graph.h"
 #include "openatc/om/model.h"
 #include "openatc/opp/deliverable.h"
@@ -95,7 +96,7 @@ int64_t PlanMemory(ir::Graph &graph);
 std::vector<std::string> ClosestNames(const std::string &name, const std::vector<std::string> &candidates);
 
 /// True for the node types with built-in meaning (Data, Const, Constant, NetOutput).
-bool IsFrameworkOp(const std::string &type);
+using ir::IsFrameworkOp;
 
 }  // namespace openatc::compiler
 
