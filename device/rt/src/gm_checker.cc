@@ -27,7 +27,7 @@ struct ModeRecord {
   std::string raw;  // the variable's text, for the error of an invalid value
 };
 
-// OPENATC_GM_CHECK, read once (cli.md: environment variables are read at start into the record).
+// OPENATC_GM_CHECK, read once at library start (README.md: environment variables are read at start).
 const ModeRecord &Mode() {
   static const ModeRecord record = [] {
     ModeRecord r;
