@@ -3,7 +3,8 @@
 // (ELF class, type, machine; ABI version symbol), written to a memfd and dlopen'ed through
 // /proc/self/fd/N, so no file is created. Identical bytes (XXH3-64 + size) are loaded once and
 // reference-counted. The memfd stays open while the object is loaded so that the path name,
-// which glibc uses to recognise loaded objects, is never reused for different bytes.
+// which glibc uses to recognise loaded objects, is never reused for different bytes. A binary
+// exporting openatc_host_kernel_set_gm_checker gets the runtime's checker (openatc/gm_check.h).
 #include "binary.h"
 
 #include <dlfcn.h>
@@ -23,9 +24,12 @@
 #include <unordered_set>
 #include <vector>
 
+#include "openatc/gm_check.h"
 #include "openatc/host_kernel.h"
 #include "openatc/rt/error_state.h"
 #include "openatc/rt/runtime.h"
+
+extern "C" const openatc_gm_checker *openatc_rt_gm_checker(void);  // gm_checker.cc
 
 namespace openatc {
 namespace rt {
@@ -278,6 +282,12 @@ class Registry {
     }
     bin.set_block = reinterpret_cast<BlockSetter>(dlsym(dl, "openatc_host_kernel_set_block"));
     if (bin.set_block == nullptr) fail(bin.label + " does not export openatc_host_kernel_set_block", rebuild);
+    // Checked global memory (openatc/gm_check.h): kernels built with the Ascend C host library
+    // export the setter; others have no checked accesses.
+    using GmSetter = void (*)(const openatc_gm_checker *);
+    if (auto set_checker = reinterpret_cast<GmSetter>(dlsym(dl, "openatc_host_kernel_set_gm_checker"))) {
+      set_checker(openatc_rt_gm_checker());
+    }
   }
 
   static void Close(Binary &bin) {

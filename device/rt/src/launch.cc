@@ -1,11 +1,14 @@
 // aclrtLaunchKernelWithHostArgs / aclrtLaunchKernelV2: run a kernel once per block on the
 // thread pool, setting the kernel's block index/count before each block; notify the stream's
-// launch observer first. Launches are synchronous (a valid in-order stream).
+// launch observer first. Launches are synchronous (a valid in-order stream). Each block runs in a
+// GmBlockScope, so global-memory checks name kernel and block; a block stopped by a violation
+// fails the launch with the checker's message (gm_checker.cc).
 #include <exception>
 #include <vector>
 
 #include "acl/acl_rt.h"
 #include "binary.h"
+#include "gm_launch.h"
 #include "openatc/rt/error_state.h"
 #include "stream.h"
 #include "thread_pool.h"
@@ -20,6 +23,7 @@ void Launch(aclrtFuncHandle func, uint32_t num_blocks, aclrtStream stream_handle
             bool copy_args) {
   FunctionView fn = ResolveFunction(func);
   Stream *stream = ResolveStream(stream_handle);
+  CheckGmMode();
   if (num_blocks == 0 || num_blocks > kMaxBlocks) {
     ThrowAcl(ACL_ERROR_INVALID_PARAM,
              "numBlocks " + std::to_string(num_blocks) + " for kernel '" + fn.name + "' is outside 1.." +
@@ -58,9 +62,21 @@ void Launch(aclrtFuncHandle func, uint32_t num_blocks, aclrtStream stream_handle
   BlockSetter set_block = fn.set_block;
   try {
     ThreadPool::Instance().ParallelFor(num_blocks, [&](uint32_t block) {
+      GmBlockScope scope(fn.name, block, num_blocks);  // what the GM checker names (gm_checker.cc)
       set_block(block, num_blocks);
-      entry(block_args, args_size);
+      try {
+        entry(block_args, args_size);
+      } catch (...) {
+        if (!BlockViolation().empty()) throw GmViolationError(BlockViolation());
+        throw;
+      }
+      if (!BlockViolation().empty()) throw GmViolationError(BlockViolation());  // a kernel that did not stop
     });
+  } catch (const GmViolationError &e) {
+    RecordLaunchViolation(e.what());
+    ThrowAcl(ACL_ERROR_RT_FAILURE, std::string("global-memory violation (OPENATC_GM_CHECK=fail): ") + e.what(),
+             "Fix the kernel's access or the sizes it is launched with; OPENATC_GM_CHECK=warn reports each such "
+             "access once and continues");
   } catch (const std::exception &e) {
     ThrowAcl(ACL_ERROR_RT_FAILURE, "kernel '" + fn.name + "' threw an exception: " + e.what());
   } catch (...) {

@@ -1,5 +1,6 @@
 // "Device" and host memory (aclrtMalloc/Free/MallocHost/FreeHost), copies and fills, data
-// buffers and aclDataTypeSize. On the host reference all memory is host memory.
+// buffers and aclDataTypeSize. On the host reference all memory is host memory. Each aclrtMalloc
+// block is registered for the global-memory checks (openatc/rt/gm_registry.h) while it lives.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -9,6 +10,7 @@
 
 #include "acl/acl_rt.h"
 #include "openatc/rt/error_state.h"
+#include "openatc/rt/gm_registry.h"
 #include "stream.h"
 
 struct aclDataBuffer {
@@ -24,6 +26,8 @@ constexpr size_t kAlign = 64;
 
 class Allocations {
  public:
+  /** `gm_label`: the checked-memory label's first words ("aclrtMalloc block"); null = not registered. */
+  explicit Allocations(const char *gm_label) : gm_label_(gm_label) {}
   void *Allocate(const char *what, size_t size) {
     if (size == 0) ThrowAcl(ACL_ERROR_INVALID_PARAM, std::string(what) + " of 0 bytes", "Pass a size of at least 1 byte");
     size_t limit = Limit();
@@ -35,8 +39,10 @@ class Allocations {
     size_t rounded = (size + kAlign - 1) / kAlign * kAlign;
     void *p = std::aligned_alloc(kAlign, rounded);
     if (p == nullptr) ThrowAcl(ACL_ERROR_BAD_ALLOC, "out of memory allocating " + std::to_string(size) + " bytes");
+    GmRegistration reg;
+    if (gm_label_ != nullptr) reg = GmRegistration(p, size, std::string(gm_label_) + " of " + std::to_string(size) + " bytes");
     std::lock_guard<std::mutex> lock(mutex_);
-    live_[p] = size;
+    live_[p] = std::move(reg);
     return p;
   }
   void Free(const char *what, void *p) {
@@ -59,16 +65,17 @@ class Allocations {
     long page = sysconf(_SC_PAGESIZE);
     return pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) : SIZE_MAX / 2;
   }
+  const char *gm_label_;
   std::mutex mutex_;
-  std::unordered_map<void *, size_t> live_;
+  std::unordered_map<void *, GmRegistration> live_;
 };
 
 Allocations &DeviceAllocations() {
-  static Allocations a;
+  static Allocations a("aclrtMalloc block");
   return a;
 }
 Allocations &HostAllocations() {
-  static Allocations a;
+  static Allocations a(nullptr);  // host memory: a kernel has no business there
   return a;
 }
 

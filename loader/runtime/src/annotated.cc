@@ -26,8 +26,13 @@ std::unique_ptr<AnnotatedNode> LoadAnnotated(const ir::Node &node, const std::st
     a->launches.push_back(std::move(l));
   }
   // Sizes were bounds-checked by the OM reader (om_format/ERRORS.md, OA2025).
-  for (int64_t size : node.plan.workspace_bytes)
-    a->workspaces.push_back(std::make_unique<HostBuffer>(static_cast<size_t>(size)));
+  for (int64_t size : node.plan.workspace_bytes) {
+    const size_t bytes = static_cast<size_t>(size);
+    a->workspaces.push_back(std::make_unique<HostBuffer>(
+        bytes, bytes,
+        "workspace " + std::to_string(a->workspaces.size()) + " of node '" + node.name + "' (" + std::to_string(bytes) +
+            " bytes)"));
+  }
   return a;
 }
 

@@ -1,4 +1,5 @@
-// Output, workspace and args allocation for Execute callbacks (eager path).
+// Output, workspace and args allocation for Execute callbacks (eager path). Each allocation is
+// registered for the global-memory checks with its requested size (not GE's 512-byte rounding).
 #include "exec_services.h"
 
 #include <cstdlib>
@@ -19,7 +20,13 @@ HostBuffer::HostBuffer(size_t size) : size_(size) {
   if (data_ == nullptr) throw std::bad_alloc();
   std::memset(data_, 0, size);
 }
-HostBuffer::~HostBuffer() { std::free(data_); }
+HostBuffer::HostBuffer(size_t size, size_t checked, std::string label) : HostBuffer(size) {
+  checked_ = rt::GmRegistration(data_, checked, std::move(label));
+}
+HostBuffer::~HostBuffer() {
+  checked_ = rt::GmRegistration();  // unregister before the memory goes
+  std::free(data_);
+}
 
 gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index, const gert::StorageShape &shape,
                                                const gert::StorageFormat &format, ge::DataType dtype) {
@@ -57,7 +64,9 @@ gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index
   if (ref_inputs_.size() < f.outputs.size()) ref_inputs_.resize(f.outputs.size(), -1);
   std::shared_ptr<HostBuffer> buf;
   try {
-    buf = std::make_shared<HostBuffer>(RoundUp(bytes));
+    buf = std::make_shared<HostBuffer>(RoundUp(bytes), bytes,
+                                       "output " + std::to_string(index) + " of node '" + f.node->name + "' (" +
+                                           std::to_string(bytes) + " bytes, allocated at run time)");
   } catch (const std::bad_alloc &) {
     LogError("node '" + f.node->name + "': cannot allocate " + std::to_string(bytes) + " bytes for output " +
              std::to_string(index));
@@ -89,11 +98,15 @@ gert::Tensor *ExecServices::MakeOutputRefInput(gert_impl::Frame &f, size_t outpu
   return out;
 }
 
-void *ExecServices::MallocWorkSpace(gert_impl::Frame &f, size_t size) {
+void *ExecServices::MallocWorkSpace(gert_impl::Frame &f, size_t size) { return Scratch(f, size, "workspace"); }
+
+// Memory living until the node has finished, checked as "<what> of node 'n' (N bytes)".
+void *ExecServices::Scratch(gert_impl::Frame &f, size_t size, const std::string &what) {
   try {
-    scratch_.push_back(std::make_unique<HostBuffer>(RoundUp(size)));
+    scratch_.push_back(std::make_unique<HostBuffer>(
+        RoundUp(size), size, what + " of node '" + f.node->name + "' (" + std::to_string(size) + " bytes)"));
   } catch (const std::bad_alloc &) {
-    LogError("node '" + f.node->name + "': cannot allocate a workspace of " + std::to_string(size) + " bytes");
+    LogError("node '" + f.node->name + "': cannot allocate a " + what + " of " + std::to_string(size) + " bytes");
     return nullptr;
   }
   return scratch_.back()->data();
@@ -101,8 +114,8 @@ void *ExecServices::MallocWorkSpace(gert_impl::Frame &f, size_t size) {
 
 const gert::KernelArgs *ExecServices::MallocReadOnlyDevArgs(gert_impl::Frame &f, void *host_args, size_t size) {
   if (host_args == nullptr || size == 0) return nullptr;
-  void *host = MallocWorkSpace(f, size);
-  void *device = MallocWorkSpace(f, size);
+  void *host = Scratch(f, size, "host args block");
+  void *device = Scratch(f, size, "args block");
   if (host == nullptr || device == nullptr) return nullptr;
   std::memcpy(host, host_args, size);  // the caller may free its copy on return
   std::memcpy(device, host_args, size);

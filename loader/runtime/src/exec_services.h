@@ -5,14 +5,19 @@
 #include <memory>
 #include <vector>
 
+#include <string>
+
 #include "openatc/gert/frame.h"
+#include "openatc/rt/gm_registry.h"
 
 namespace openatc::runtime {
 
-/// A 64-byte-aligned host allocation (the host target's "device" memory).
+/// A 64-byte-aligned host allocation (the host target's "device" memory). With a label, its first
+/// `checked` bytes are registered for the global-memory checks while it lives (openatc/rt/gm_registry.h).
 class HostBuffer {
  public:
   explicit HostBuffer(size_t size);
+  HostBuffer(size_t size, size_t checked, std::string label);
   ~HostBuffer();
   HostBuffer(const HostBuffer &) = delete;
   HostBuffer &operator=(const HostBuffer &) = delete;
@@ -22,6 +27,7 @@ class HostBuffer {
  private:
   uint8_t *data_ = nullptr;
   size_t size_ = 0;
+  rt::GmRegistration checked_;
 };
 
 /// Per-node services. Output memory is allocated here and handed to the run (`TakeOutputs`);
@@ -49,6 +55,8 @@ class ExecServices : public gert_impl::Services {
   bool used_prebound(size_t i) const { return i < prebound_.size() && prebound_[i]; }
 
  private:
+  void *Scratch(gert_impl::Frame &f, size_t size, const std::string &what);
+
   void *stream_;
   std::vector<std::shared_ptr<HostBuffer>> outputs_;
   std::vector<int64_t> ref_inputs_;

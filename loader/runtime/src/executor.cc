@@ -1,12 +1,17 @@
 // LoadedModel::Run: nodes run in the OM's topological order. Dynamic models (and kEager) call
 // every custom op's Execute on every run (docs/custom-op-lifecycle.md §10, dynamic shapes); static
 // models record each node's launches on the first run and replay them afterwards (sink.h). An
-// output's buffer is released after its last consumer ran.
+// output's buffer is released after its last consumer ran. While a node runs, its input and output
+// tensors are registered for the global-memory checks (openatc/rt/gm_registry.h) under their
+// names, unless a registered buffer already holds them (an aclrtMalloc'd caller buffer, memory the
+// run allocated): planned tensors share arena bytes across lifetimes, so a planned tensor is
+// registered only while a node that reads or writes it runs.
 #include <cstring>
 #include <deque>
 #include <map>
 
 #include "exec_services.h"
+#include "openatc/rt/gm_registry.h"
 #include "openatc/rt/runtime.h"
 #include "model_impl.h"
 #include "openatc/common/dtype.h"
@@ -335,6 +340,7 @@ class Run {
     d.origin_shape = in.shape;
     gert_impl::InitTensor(v.tensor, d, addr, in.size);
     v.pending = uses_[{ni, 0}];
+    labels_[{ni, 0}] = "input " + std::to_string(k) + " of model " + im_.path + " (" + std::to_string(in.size) + " bytes)";
   }
 
   void BindConst(size_t i) {
@@ -344,6 +350,15 @@ class Run {
     Value &v = values_[{ni, 0}];
     gert_impl::InitTensor(v.tensor, node.output_descs.at(0), const_cast<uint8_t *>(c.data.data), c.data.size);
     v.pending = uses_[{ni, 0}];
+    labels_[{ni, 0}] =
+        "weight '" + node.name + "' of model " + im_.path + " (" + std::to_string(c.data.size) + " bytes)";
+  }
+
+  // The model output index that endpoint `key` feeds (the first one), for labels.
+  size_t OutputIndexOf(const Key &key) const {
+    for (size_t r = 0; r < g_.outputs.size(); ++r)
+      if (g_.outputs[r] == ir::Endpoint{key.first, key.second}) return r;
+    return 0;
   }
 
   // Where output k of node i goes before the op runs: a bound result, a fixed sink buffer, the
@@ -353,6 +368,7 @@ class Run {
     const Key key{static_cast<int32_t>(i), static_cast<int32_t>(k)};
     void *addr = nullptr;
     size_t size = 0;
+    bool planned = false;
     if (auto b = bound_.find(key); b != bound_.end()) {
       addr = results_[b->second].data.data();
       size = results_[b->second].data.size();
@@ -366,8 +382,13 @@ class Run {
       addr = im_.arena->data() + plan[k];
       const int64_t n = ShapeElementCount(node.output_descs[k].shape);
       size = n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(node.output_descs[k].dtype);
+      planned = true;
     }
     gert_impl::InitTensor(out, node.output_descs[k], addr, size);
+    const std::string bytes = std::to_string(size) + " bytes";
+    labels_[key] = planned ? "tensor '" + node.name + ":" + std::to_string(k) + "' of model " + im_.path + " (" + bytes +
+                                 ", planned)"
+                           : "output " + std::to_string(OutputIndexOf(key)) + " of model " + im_.path + " (" + bytes + ")";
   }
 
   void RunCustom(size_t i) {
@@ -384,7 +405,13 @@ class Run {
       PlaceOutput(i, k, outs[k]);
       frame.outputs.push_back(&outs[k]);
     }
-    std::unique_ptr<ExecServices> owner = RunNode(im_, i, frame, sink_);
+    std::vector<rt::GmRegistration> checked;
+    for (size_t j = 0; j < frame.inputs.size(); ++j) {
+      const ir::Endpoint &e = node.inputs[nr.info->input_anchor[j]];
+      Register(checked, *frame.inputs[j], {e.node, e.index});
+    }
+    for (size_t k = 0; k < outs.size(); ++k) Register(checked, outs[k], {static_cast<int32_t>(i), static_cast<int32_t>(k)});
+    std::unique_ptr<ExecServices> owner = RunChecked(i, frame);
     ExecServices empty(im_.stream);
     TakeOutputs(i, outs, owner ? *owner : empty, owner == nullptr);
     // Release inputs whose last consumer was this node.
@@ -393,6 +420,43 @@ class Run {
       auto it = values_.find({e.node, e.index});
       if (it != values_.end() && it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
     }
+  }
+
+  // Registers tensor `t` of endpoint `key` for the node's run, unless a registered buffer holds it.
+  void Register(std::vector<rt::GmRegistration> &out, const gert::Tensor &t, const Key &key) {
+    const void *addr = t.GetAddr();
+    if (addr == nullptr || t.GetSize() == 0 || rt::GmRegistry::Process().Covers(addr, t.GetSize())) return;
+    auto l = labels_.find(key);
+    out.emplace_back(addr, t.GetSize(),
+                     l != labels_.end() ? l->second
+                                        : "output " + std::to_string(key.second) + " of node '" +
+                                              g_.nodes[static_cast<size_t>(key.first)].name + "'");
+  }
+
+  // RunNode; a failure caused by a global-memory violation (OPENATC_GM_CHECK=fail) is reported as
+  // that violation (OA2208), naming node and op type, instead of the op's own failure.
+  // An op whose Execute ignores the failed launch and returns success is reported the same way.
+  std::unique_ptr<ExecServices> RunChecked(size_t i, gert_impl::Frame &frame) {
+    rt::TakeGmViolation();  // none from an earlier node
+    std::unique_ptr<ExecServices> owner;
+    try {
+      owner = RunNode(im_, i, frame, sink_);
+    } catch (Error &) {
+      ThrowIfViolation(i);
+      throw;
+    }
+    ThrowIfViolation(i);
+    return owner;
+  }
+
+  void ThrowIfViolation(size_t i) {
+    std::string v = rt::TakeGmViolation();
+    if (v.empty()) return;
+    const ir::Node &node = g_.nodes[i];
+    throw Error(ErrorCategory::kCustomOp, "OA2208", "a kernel accessed global memory outside its buffer: " + v,
+                "Fix the kernel's access or the sizes its op launches it with; OPENATC_GM_CHECK=warn reports each "
+                "such access once and continues")
+        .WithNode(node.name, node.type);
   }
 
   // The node's outputs become values its consumers read (with the memory that keeps them alive).
@@ -471,6 +535,7 @@ class Run {
   std::map<Key, size_t> bound_;
   std::map<Key, HostBuffer *> fixed_out_;
   std::map<Key, LoadedModel::Buffer> direct_bound_;
+  std::map<Key, std::string> labels_;  ///< how the global-memory checks name each tensor
 };
 
 // The run boundary: one run at a time per model; errors get the OM file attached here, once.
