@@ -62,8 +62,7 @@ class TQueBind {
                               ", not allocated by AllocTensor");
     }
     if (count_ == kCapacity) {
-      Fail("TQue::EnQue", "the queue already holds " + openatc::ascendc::Num(count_) + " tensors (depth " +
-                              openatc::ascendc::Num(kCapacity) + "); DeQue one first");
+      Fail("TQue::EnQue", "the queue is full (depth " + openatc::ascendc::Num(kCapacity) + "); DeQue a tensor first");
     }
     fifo_[(head_ + count_) % kCapacity] = Entry{tensor.Raw(), tensor.GetLength()};
     ++count_;
