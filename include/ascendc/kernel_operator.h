@@ -10,6 +10,7 @@
  *   kernel_operator_gm.h      GM checker hook (openatc/gm_check.h), GlobalTensor, atomic modes
  *   kernel_operator_tensor.h  the per-block UB arena, LocalTensor
  *   kernel_operator_pipe.h    TPipe, TQue/TQueBind, TBuf
+ *   kernel_operator_alloc.h   LocalMemAllocator (UB bump allocation)
  *   kernel_operator_copy.h    DataCopy, DataCopyPad (kernel_operator_copy_pad.h)
  *   kernel_operator_vec.h     elementwise vector math, Duplicate, vector masks
  *   kernel_operator_cast.h    Cast with RoundMode
@@ -25,6 +26,7 @@
 #include "openatc/gm_check.h"
 #include "openatc/host_kernel.h"
 
+#include "kernel_operator_alloc.h"
 #include "kernel_operator_base.h"
 #include "kernel_operator_cast.h"
 #include "kernel_operator_copy.h"

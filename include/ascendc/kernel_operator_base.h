@@ -9,7 +9,9 @@
 #ifndef OPENATC_ASCENDC_KERNEL_OPERATOR_BASE_H_
 #define OPENATC_ASCENDC_KERNEL_OPERATOR_BASE_H_
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <exception>
@@ -164,12 +166,24 @@ constexpr uint32_t DEFAULT_REPEAT_STRIDE = 8;
 constexpr uint32_t DEFAULT_BLK_STRIDE = 1;
 constexpr uint64_t MASK_PLACEHOLDER = 0;
 
+/** Debug output of a kernel (printf's format), prefixed by nothing, to stdout. */
+__attribute__((format(printf, 1, 2))) inline void printf(const char *fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  vprintf(fmt, args);
+  va_end(args);
+}
+
 /** Bytes of one DataBlock. */
 inline constexpr uint32_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
 /** Bytes of Unified Buffer of the emulated chip. */
 inline constexpr uint32_t GetUBSizeInBytes() { return OPENATC_ASCENDC_UB_SIZE; }
 
 }  // namespace AscendC
+
+#ifndef PRINTF
+#define PRINTF AscendC::printf
+#endif
 
 namespace openatc {
 namespace ascendc {
@@ -184,6 +198,9 @@ struct CoreState {
   uint64_t mask_lo = ~0ull;
   uint64_t mask_hi = ~0ull;
   uint32_t flags[static_cast<int>(AscendC::HardEvent::MAX)][kEventIds] = {};
+  uint64_t cmp_mask[2] = {0, 0};  // the CMPMASK register (mask-form Compare)
+  bool pad_set = false;           // SetPadValue was called
+  uint64_t pad_bits = 0;          // its value's bytes
 };
 
 /** This shared object's per-thread core state (hidden, like host_kernel.h's block state). */

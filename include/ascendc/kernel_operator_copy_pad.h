@@ -4,8 +4,8 @@
  * bursts between GM and UB. GM -> UB: burst i reads blockLen bytes at GM byte
  * i * (blockLen + srcStride) and lands at a 32-byte aligned UB slot of
  * AlignUp32(leftPadding + blockLen + rightPadding) bytes, slots dstStride blocks apart; with
- * isPad the slot's bytes outside the data hold paddingValue, without pads the tail repeats the
- * burst's first element. UB -> GM: burst i reads UB slots of AlignUp32(blockLen) bytes,
+ * isPad the slot's bytes outside the data hold paddingValue, else the value of the last
+ * SetPadValue, else (no pads) the tail repeats the burst's first element. UB -> GM: burst i reads UB slots of AlignUp32(blockLen) bytes,
  * srcStride blocks apart, and writes exactly blockLen bytes at GM byte i * (blockLen + dstStride).
  */
 #ifndef OPENATC_ASCENDC_KERNEL_OPERATOR_COPY_PAD_H_
@@ -38,6 +38,15 @@ inline void FillElements(T *slot, uint64_t from, uint64_t to, T value) {
 
 namespace AscendC {
 
+/** The padding value DataCopyPad uses when isPad is false (per block, until the next call). */
+template <typename T, TPosition pos = TPosition::MAX>
+inline void SetPadValue(T value) {
+  static_assert(sizeof(T) <= sizeof(uint64_t), "padding value size");
+  openatc::ascendc::Core().pad_bits = 0;
+  memcpy(&openatc::ascendc::Core().pad_bits, &value, sizeof(T));
+  openatc::ascendc::Core().pad_set = true;
+}
+
 /** GM -> UB, byte-exact bursts with padding. */
 template <typename T>
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
@@ -54,9 +63,11 @@ inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, c
     T *slot = dst.Raw() + i * slot_step / sizeof(T);
     GmRead(slot + left, gm + i * (static_cast<uint64_t>(p.blockLen) + p.srcStride), p.blockLen, "DataCopyPad");
     const uint64_t slot_elems = slot_bytes / sizeof(T);
-    if (pad.isPad) {
-      FillElements(slot, 0, left, pad.paddingValue);
-      FillElements(slot, left + data, slot_elems, pad.paddingValue);
+    if (pad.isPad || Core().pad_set) {
+      T value = pad.paddingValue;
+      if (!pad.isPad) memcpy(&value, &Core().pad_bits, sizeof(T));
+      FillElements(slot, 0, left, value);
+      FillElements(slot, left + data, slot_elems, value);
     } else if (left == 0 && pad.rightPadding == 0) {
       FillElements(slot, data, slot_elems, slot[0]);
     }

@@ -179,7 +179,18 @@ class TBuf {
  *  resets the core state (atomic mode off, full vector mask, no pending event flags). */
 class TPipe {
  public:
-  TPipe() { openatc::ascendc::ResetCore(); }
+  TPipe() {
+    openatc::ascendc::ResetCore();
+    Current() = this;
+  }
+  ~TPipe() {
+    if (Current() == this) Current() = nullptr;
+  }
+  /** The block's live TPipe (GetTPipePtr). */
+  __attribute__((visibility("hidden"))) static TPipe *&Current() {
+    static thread_local TPipe *pipe = nullptr;
+    return pipe;
+  }
   TPipe(const TPipe &) = delete;
   TPipe &operator=(const TPipe &) = delete;
 
@@ -262,6 +273,17 @@ class TPipe {
 /** Resets the core state at the start of a kernel (atomic off, full mask). */
 inline void InitSocState() { openatc::ascendc::ResetCore(); }
 
+}  // namespace AscendC
+
+/** The TPipe the running block constructed last; kernels call it unqualified. */
+inline AscendC::TPipe *GetTPipePtr() {
+  AscendC::TPipe *pipe = AscendC::TPipe::Current();
+  if (pipe == nullptr) openatc::ascendc::Fail("GetTPipePtr", "no TPipe is alive in this block");
+  return pipe;
+}
+
+namespace AscendC {
+using ::GetTPipePtr;
 }  // namespace AscendC
 
 #endif  // OPENATC_ASCENDC_KERNEL_OPERATOR_PIPE_H_

@@ -8,7 +8,8 @@
  *    dst[1] holds the index (first on ties) as the bit pattern of T.
  *  - Compare / Compares(dst, src0, src1 | scalar, CMPMODE, count): bit i of dst's bytes is the
  *    result for element i; count * sizeof(T) must be a multiple of 256 bytes.
- *  - Select(dst, mask, src0, src1 | scalar, SELMODE, count): mask bit 1 takes src0, 0 takes src1.
+ *  - Select(dst, mask, src0, src1 | scalar, SELMODE, count): mask bit 1 takes src0, 0 takes src1;
+ *    with VSEL_CMPMASK_SPR the mask's first repeat of bits (256 bytes of T) serves every repeat.
  * The work tensor must be a UB tensor; its size is not checked.
  */
 #ifndef OPENATC_ASCENDC_KERNEL_OPERATOR_REDUCE_H_
@@ -143,6 +144,31 @@ inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const
   }
 }
 
+/** One repeat compared into the CMPMASK register (bit i = element i of the repeat); read it with
+ *  GetCmpMask. */
+template <typename T, bool isSetMask = true>
+inline void Compare(const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE mode, uint64_t mask,
+                    const BinaryRepeatParams &p) {
+  openatc::ascendc::CheckOperand("Compare", "src0", src0, 0);
+  openatc::ascendc::CheckOperand("Compare", "src1", src1, 0);
+  uint64_t *reg = openatc::ascendc::Core().cmp_mask;
+  reg[0] = reg[1] = 0;
+  openatc::ascendc::ForEachRepeat<T, isSetMask>(openatc::ascendc::LeadingMask(mask), 1, [&](uint32_t r, uint32_t i) {
+    const T a = openatc::ascendc::At("Compare", "src0", src0,
+                                     openatc::ascendc::RepeatIndex<T>(r, i, p.src0BlkStride, p.src0RepStride));
+    const T b = openatc::ascendc::At("Compare", "src1", src1,
+                                     openatc::ascendc::RepeatIndex<T>(r, i, p.src1BlkStride, p.src1RepStride));
+    if (openatc::ascendc::CompareValues(mode, a, b)) reg[i / 64] |= 1ull << (i % 64);
+  });
+}
+
+/** Writes the 16 bytes of the CMPMASK register to dst. */
+template <typename T>
+inline void GetCmpMask(const LocalTensor<T> &dst) {
+  openatc::ascendc::CheckOperand("GetCmpMask", "dst", dst, (16 + sizeof(T) - 1) / sizeof(T));
+  memcpy(static_cast<void *>(dst.Raw()), openatc::ascendc::Core().cmp_mask, 16);
+}
+
 template <typename T, typename U>
 inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
                      const typename openatc::ascendc::NonDeduced<T>::type scalar, CMPMODE mode, uint32_t count) {
@@ -155,15 +181,21 @@ inline void Compares(const LocalTensor<U> &dst, const LocalTensor<T> &src0,
 template <typename T, typename U>
 inline void Select(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, const LocalTensor<T> &src0,
                    const LocalTensor<T> &src1, SELMODE mode, uint32_t count) {
-  if (mode != SELMODE::VSEL_TENSOR_TENSOR_MODE) {
-    openatc::ascendc::Fail("Select", "a tensor src1 needs SELMODE::VSEL_TENSOR_TENSOR_MODE");
+  if (mode == SELMODE::VSEL_TENSOR_SCALAR_MODE) {
+    openatc::ascendc::Fail("Select", "a tensor src1 needs SELMODE::VSEL_TENSOR_TENSOR_MODE or VSEL_CMPMASK_SPR");
   }
+  // VSEL_CMPMASK_SPR: the first repeat's worth of bits applies to every repeat.
+  const uint32_t period = mode == SELMODE::VSEL_CMPMASK_SPR ? openatc::ascendc::ElemsPerRepeat<T>() : count;
+  const uint32_t used = period < count ? period : count;
   openatc::ascendc::CheckOperand("Select", "dst", dst, count);
-  openatc::ascendc::CheckOperand("Select", "selMask", selMask, ((count + 7) / 8 + sizeof(U) - 1) / sizeof(U));
+  openatc::ascendc::CheckOperand("Select", "selMask", selMask, ((used + 7) / 8 + sizeof(U) - 1) / sizeof(U));
   openatc::ascendc::CheckOperand("Select", "src0", src0, count);
   openatc::ascendc::CheckOperand("Select", "src1", src1, count);
   const uint8_t *bits = reinterpret_cast<const uint8_t *>(selMask.Raw());
-  for (uint32_t i = 0; i < count; ++i) dst.Raw()[i] = ((bits[i / 8] >> (i % 8)) & 1u) ? src0.Raw()[i] : src1.Raw()[i];
+  for (uint32_t i = 0; i < count; ++i) {
+    const uint32_t b = i % period;
+    dst.Raw()[i] = ((bits[b / 8] >> (b % 8)) & 1u) ? src0.Raw()[i] : src1.Raw()[i];
+  }
 }
 
 template <typename T, typename U>

@@ -56,6 +56,16 @@ class LocalTensor {
   using PrimType = T;
   LocalTensor() = default;
   LocalTensor(T *data, uint32_t size, TPosition pos) : data_(data), size_(size), pos_(pos) {}
+  /** `size` elements at byte `addr` of the block's UB (Ascend C's static-address form). */
+  LocalTensor(TPosition pos, uint32_t addr, uint32_t size) : size_(size), pos_(pos) {
+    if (static_cast<uint64_t>(addr) + static_cast<uint64_t>(size) * sizeof(T) > openatc::ascendc::UbArena::kSize) {
+      openatc::ascendc::Fail("LocalTensor", openatc::ascendc::Num(size) + " " + openatc::ascendc::TypeName<T>() +
+                                                " elements at UB byte " + openatc::ascendc::Num(addr) +
+                                                " exceed the Unified Buffer of " +
+                                                openatc::ascendc::Num(openatc::ascendc::UbArena::kSize) + " bytes");
+    }
+    data_ = reinterpret_cast<T *>(openatc::ascendc::Ub().Base("LocalTensor") + addr);
+  }
 
   /** Elements of the window. */
   uint32_t GetSize() const { return size_; }

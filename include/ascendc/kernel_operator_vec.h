@@ -7,7 +7,8 @@
  * bytes in 8 DataBlocks; `mask` is the number of leading elements of a repeat or a 128-bit
  * bitmap (mask[0] low); strides in DataBlocks; masked-off elements are not written. With
  * isSetMask = false the mask set by SetVectorMask is used (in counter mode, SetMaskCount, it is
- * the element count and repeatTime is ignored). Operands are checked (kernel_operator_tensor.h);
+ * the element count, processed as one run of DataBlocks: repeatTime and repeat strides are
+ * ignored). Operands are checked (kernel_operator_tensor.h);
  * half arithmetic is done in float and rounded once.
  */
 #ifndef OPENATC_ASCENDC_KERNEL_OPERATOR_VEC_H_
@@ -107,20 +108,14 @@ template <typename T, bool isSetMask, typename F>
 inline void ForEachRepeat(RepeatMask mask, uint32_t repeat_time, F &&f) {
   static_assert(sizeof(T) >= 2, "repeat-form vector calls take 16-, 32- or 64-bit elements");
   constexpr uint32_t per = ElemsPerRepeat<T>();
-  uint64_t counter_left = 0;
-  if (!isSetMask) {
-    if (Core().mask_counter) {
-      counter_left = Core().mask_lo;
-      repeat_time = static_cast<uint32_t>((counter_left + per - 1) / per);
-    } else {
-      mask = RepeatMask{Core().mask_lo, Core().mask_hi};
-    }
+  if (!isSetMask && Core().mask_counter) {
+    // Counter mode: the count's elements as one run of DataBlocks (block strides apply,
+    // repeat strides do not), as CANN's own examples' golden data has it.
+    for (uint64_t k = 0; k < Core().mask_lo; ++k) f(0u, static_cast<uint32_t>(k));
+    return;
   }
+  if (!isSetMask) mask = RepeatMask{Core().mask_lo, Core().mask_hi};
   for (uint32_t r = 0; r < repeat_time; ++r) {
-    if (!isSetMask && Core().mask_counter) {
-      mask = LeadingMask(counter_left < per ? counter_left : per);
-      counter_left -= counter_left < per ? counter_left : per;
-    }
     for (uint32_t i = 0; i < per && i < 128; ++i) {
       if (mask.Active(i)) f(r, i);
     }
@@ -266,6 +261,8 @@ OPENATC_ASCENDC_BINARY(Mul, a *b)
 OPENATC_ASCENDC_BINARY(Div, a / b)
 OPENATC_ASCENDC_BINARY(Max, a > b ? a : b)
 OPENATC_ASCENDC_BINARY(Min, a < b ? a : b)
+OPENATC_ASCENDC_BINARY(AddRelu, a + b < 0 ? decltype(a + b)(0) : a + b)
+OPENATC_ASCENDC_BINARY(SubRelu, a - b < 0 ? decltype(a - b)(0) : a - b)
 
 OPENATC_ASCENDC_SCALAR(Adds, a + s)
 OPENATC_ASCENDC_SCALAR(Muls, a *s)
@@ -280,6 +277,47 @@ OPENATC_ASCENDC_UNARY(Reciprocal, 1.0f / static_cast<float>(a))
 OPENATC_ASCENDC_UNARY(Sqrt, ::sqrtf(static_cast<float>(a)))
 OPENATC_ASCENDC_UNARY(Rsqrt, 1.0f / ::sqrtf(static_cast<float>(a)))
 OPENATC_ASCENDC_UNARY(Relu, a < 0 ? decltype(a)(0) : a)
+
+/** dst[i] = src[i] * scalar + dst[i] for the first `count` elements (U: the scalar's type). */
+template <typename T, typename U>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U &scalar, const int32_t &count) {
+  openatc::ascendc::CheckCount("Axpy", count);
+  if (count == 0) return;
+  openatc::ascendc::CheckOperand("Axpy", "dst", dst, count);
+  openatc::ascendc::CheckOperand("Axpy", "src", src, count);
+  const float s = static_cast<float>(scalar);
+  for (int32_t i = 0; i < count; ++i) {
+    dst.Raw()[i] = static_cast<T>(static_cast<float>(src.Raw()[i]) * s + static_cast<float>(dst.Raw()[i]));
+  }
+}
+
+/** Strides of the repeat-form Copy (UB -> UB), in DataBlocks. */
+struct CopyRepeatParams {
+  CopyRepeatParams() = default;
+  CopyRepeatParams(uint16_t dst_stride, uint16_t src_stride, uint16_t dst_repeat, uint16_t src_repeat)
+      : dstStride(dst_stride), srcStride(src_stride), dstRepeatSize(dst_repeat), srcRepeatSize(src_repeat) {}
+  uint16_t dstStride = 1, srcStride = 1, dstRepeatSize = 8, srcRepeatSize = 8;
+};
+
+/** UB -> UB copy through the vector unit, repeat form. */
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask, uint8_t repeatTime,
+                 const CopyRepeatParams &p) {
+  openatc::ascendc::UnaryRepeat<T, isSetMask>(
+      "Copy", dst, src, openatc::ascendc::LeadingMask(mask), repeatTime,
+      UnaryRepeatParams(p.dstStride, p.srcStride, static_cast<uint8_t>(p.dstRepeatSize),
+                        static_cast<uint8_t>(p.srcRepeatSize)),
+      [](auto a) { return a; });
+}
+template <typename T, bool isSetMask = true>
+inline void Copy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], uint8_t repeatTime,
+                 const CopyRepeatParams &p) {
+  openatc::ascendc::UnaryRepeat<T, isSetMask>(
+      "Copy", dst, src, openatc::ascendc::RepeatMask{mask[0], mask[1]}, repeatTime,
+      UnaryRepeatParams(p.dstStride, p.srcStride, static_cast<uint8_t>(p.dstRepeatSize),
+                        static_cast<uint8_t>(p.srcRepeatSize)),
+      [](auto a) { return a; });
+}
 
 /** dst[i] = scalar for the first `count` elements. */
 template <typename T>
