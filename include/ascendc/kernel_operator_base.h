@@ -188,6 +188,45 @@ inline constexpr uint32_t GetUBSizeInBytes() { return OPENATC_ASCENDC_UB_SIZE; }
 namespace openatc {
 namespace ascendc {
 
+/** The device builtins `block_idx` / `block_num`: read the running block's index / count. */
+struct BlockIdxBuiltin {
+  operator int64_t() const { return ::GetBlockIdx(); }
+};
+struct BlockNumBuiltin {
+  operator int64_t() const { return ::GetBlockNum(); }
+};
+
+[[noreturn]] inline void AssertFailed(const char *file, int line, const char *text, const std::string &detail) {
+  Fail("ascendc_assert", std::string("assertion '") + text + "' failed at " + file + ":" + std::to_string(line) +
+                             (detail.empty() ? "" : ": " + detail));
+}
+inline void AssertImpl(const char *file, int line, const char *text, bool cond) {
+  if (!cond) AssertFailed(file, line, text, "");
+}
+template <typename... OpenatcArgs_>
+inline void AssertImpl(const char *file, int line, const char *text, bool cond, const char *fmt,
+                       OpenatcArgs_... args) {
+  if (cond) return;
+  char detail[512];
+  snprintf(detail, sizeof(detail), fmt, args...);
+  AssertFailed(file, line, text, detail);
+}
+
+}  // namespace ascendc
+}  // namespace openatc
+
+static const openatc::ascendc::BlockIdxBuiltin block_idx [[maybe_unused]];
+static const openatc::ascendc::BlockNumBuiltin block_num [[maybe_unused]];
+
+/** ascendc_assert(cond) / ascendc_assert(cond, fmt, ...): a failed assertion ends the block with
+ *  KernelError (never abort). */
+#ifndef ascendc_assert
+#define ascendc_assert(...) ::openatc::ascendc::AssertImpl(__FILE__, __LINE__, #__VA_ARGS__, __VA_ARGS__)
+#endif
+
+namespace openatc {
+namespace ascendc {
+
 enum class AtomicOp : uint8_t { kNone, kAdd, kMax, kMin };
 constexpr int kEventIds = 8;
 

@@ -155,3 +155,68 @@ TEST_CASE("DataCopyPad moves byte-exact bursts and pads the UB side", "[ascendc]
   CHECK(t.GetValue(16) == 9.0f);
   CHECK(t.GetValue(23) == 16.0f);
 }
+
+TEST_CASE("LocalMemAllocator, static-address tensors, GetTPipePtr, block_idx, SetPadValue", "[ascendc]") {
+  openatc_host_kernel_set_gm_checker(nullptr);
+  {
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    LocalTensor<float> a = ub.Alloc<float, 5>();  // 20 bytes, the next tensor 32 bytes on
+    LocalTensor<half> b = ub.Alloc<AscendC::TPosition::VECIN, half>(16);
+    CHECK(reinterpret_cast<uintptr_t>(b.GetPhyAddr()) - reinterpret_cast<uintptr_t>(a.GetPhyAddr()) == 32);
+    CHECK(ub.GetCurAddr() == 64);
+    LocalTensor<float> same(AscendC::TPosition::VECCALC, 0, 8);
+    CHECK(same.GetPhyAddr() == a.GetPhyAddr());
+    try {
+      ub.Alloc<float>(49152);
+      FAIL("an allocation past the UB was accepted");
+    } catch (const openatc::ascendc::KernelError &e) {
+      CHECK(std::string(e.what()) == "block 0: LocalMemAllocator::Alloc: 49152 float elements at UB offset 64 exceed "
+                                     "the Unified Buffer of 196608 bytes");
+    }
+  }
+  AscendC::TPipe pipe;
+  CHECK(GetTPipePtr() == &pipe);
+  openatc_host_kernel_set_block(5, 7);
+  CHECK(block_idx * 2 == 10);
+  CHECK(static_cast<int64_t>(block_num) == 7);
+  openatc_host_kernel_set_block(0, 1);
+  std::vector<int16_t> gm(6, 4);
+  AscendC::GlobalTensor<int16_t> g;
+  g.SetGlobalBuffer(gm.data(), 6);
+  AscendC::TBuf<> buf;
+  pipe.InitBuffer(buf, 64);
+  LocalTensor<int16_t> t = buf.Get<int16_t>();
+  AscendC::SetPadValue(static_cast<int16_t>(-3));
+  AscendC::DataCopyPad(t, g, AscendC::DataCopyExtParams(1, 12, 0, 0, 0),
+                       AscendC::DataCopyPadExtParams<int16_t>(false, 0, 10, 0));
+  CHECK(t.GetValue(5) == 4);
+  CHECK(t.GetValue(6) == -3);
+  CHECK(t.GetValue(15) == -3);
+}
+
+TEST_CASE("Select with VSEL_CMPMASK_SPR reuses one repeat of mask bits; counter-mode Copy", "[ascendc]") {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<> b1, b2, b3, b4;
+  LocalTensor<float> a = Scratch<float>(pipe, b1, 128), b = Scratch<float>(pipe, b2, 128),
+                     out = Scratch<float>(pipe, b4, 128);
+  LocalTensor<uint8_t> bits = Scratch<uint8_t>(pipe, b3, 32);
+  for (int i = 0; i < 128; ++i) {
+    a.SetValue(i, 1.0f);
+    b.SetValue(i, 2.0f);
+  }
+  for (int k = 0; k < 8; ++k) bits.SetValue(k, k == 0 ? 0x01 : 0x00);  // only element 0 of each repeat
+  AscendC::Select(out, bits, a, b, AscendC::SELMODE::VSEL_CMPMASK_SPR, 128);
+  CHECK(out.GetValue(0) == 1.0f);
+  CHECK(out.GetValue(1) == 2.0f);
+  CHECK(out.GetValue(64) == 1.0f);
+  CHECK(out.GetValue(65) == 2.0f);
+  // Counter mode: 16 elements as 2 DataBlocks, source blocks 4 apart (elements 0-7 and 32-39).
+  for (int i = 0; i < 128; ++i) a.SetValue(i, static_cast<float>(i));
+  AscendC::SetMaskCount();
+  AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(16);
+  AscendC::Copy<float, false>(out, a, AscendC::MASK_PLACEHOLDER, 1, AscendC::CopyRepeatParams(1, 4, 8, 8));
+  AscendC::SetMaskNorm();
+  CHECK(out.GetValue(7) == 7.0f);
+  CHECK(out.GetValue(8) == 32.0f);
+  CHECK(out.GetValue(15) == 39.0f);
+}

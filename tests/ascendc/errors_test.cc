@@ -108,3 +108,12 @@ TEST_CASE("WaitFlag needs a matching SetFlag of the same event and id", "[ascend
   pipe.ReleaseEventID<AscendC::HardEvent::V_MTE3>(id);
   CHECK(pipe.FetchEventID<AscendC::HardEvent::V_MTE3>() == 0);
 }
+
+TEST_CASE("ascendc_assert ends the block with the condition and the message", "[ascendc]") {
+  const int tiles = 0;
+  const std::string what = ErrorOf([&] { ascendc_assert(tiles != 0, "tiles is %d", tiles); });
+  const std::string want_end = ": tiles is 0";
+  CHECK(what.rfind("block 0: ascendc_assert: assertion 'tiles != 0, \"tiles is %d\", tiles' failed at ", 0) == 0);
+  CHECK(what.compare(what.size() - want_end.size(), want_end.size(), want_end) == 0);
+  CHECK(ErrorOf([&] { ascendc_assert(tiles == 0); }).empty());
+}
