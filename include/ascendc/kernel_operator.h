@@ -4,10 +4,21 @@
  * includes, implemented for the CPU so that unmodified Ascend C kernels compile with clang and
  * run on the host, one call per block. Installed as asc/include/kernel_operator.h.
  *
- * This is the starting skeleton: qualifiers, GM_ADDR, the kernel-type macro and the block
- * index. The rest of the API (GlobalTensor, TPipe, TQue, TBuf, LocalTensor, DataCopy, vector
- * arithmetic, with the chip's rules and checked global memory through openatc/gm_check.h)
- * is added here and in the headers beside it.
+ * The API is split by area into the headers beside this one (README.md, "Ascend C on the host",
+ * lists what is supported):
+ *   kernel_operator_base.h    UB size, KernelError, enums, bfloat16_t, per-block core state
+ *   kernel_operator_gm.h      GM checker hook (openatc/gm_check.h), GlobalTensor, atomic modes
+ *   kernel_operator_tensor.h  the per-block UB arena, LocalTensor
+ *   kernel_operator_pipe.h    TPipe, TQue/TQueBind, TBuf
+ *   kernel_operator_alloc.h   LocalMemAllocator (UB bump allocation)
+ *   kernel_operator_copy.h    DataCopy, DataCopyPad (kernel_operator_copy_pad.h)
+ *   kernel_operator_vec.h     elementwise vector math, Duplicate, vector masks
+ *   kernel_operator_cast.h    Cast with RoundMode
+ *   kernel_operator_reduce.h  ReduceSum/Max/Min, Compare, Select
+ *   kernel_operator_sync.h    PipeBarrier, SetFlag/WaitFlag
+ * Every misuse throws openatc::ascendc::KernelError ("block <i>: <call>: <problem>"); the
+ * process is never aborted. The toolchain passes -D__NPU_ARCH__=<n> and
+ * -DOPENATC_ASCENDC_UB_SIZE=<bytes>.
  */
 #ifndef OPENATC_ASCENDC_KERNEL_OPERATOR_H_
 #define OPENATC_ASCENDC_KERNEL_OPERATOR_H_
@@ -15,22 +26,16 @@
 #include "openatc/gm_check.h"
 #include "openatc/host_kernel.h"
 
-/* Execution-space and address-space qualifiers that mean nothing on the host. */
-#ifndef __vector__
-#define __vector__
-#endif
-#ifndef __cube__
-#define __cube__
-#endif
-#ifndef __mix__
-#define __mix__(...)
-#endif
-#ifndef __ubuf__
-#define __ubuf__
-#endif
-#ifndef __host__
-#define __host__
-#endif
+#include "kernel_operator_alloc.h"
+#include "kernel_operator_base.h"
+#include "kernel_operator_cast.h"
+#include "kernel_operator_copy.h"
+#include "kernel_operator_gm.h"
+#include "kernel_operator_pipe.h"
+#include "kernel_operator_reduce.h"
+#include "kernel_operator_sync.h"
+#include "kernel_operator_tensor.h"
+#include "kernel_operator_vec.h"
 
 /** Kernel types (KERNEL_TASK_TYPE_DEFAULT); values in Ascend C's order. */
 enum KernelMetaType : uint8_t {
