@@ -30,7 +30,7 @@ help:
 	@echo "make conformance  run every ONNX backend case of libonnx-testdata; rewrites docs/conformance.md"
 	@echo "make bench    build and run the benchmarks (OM load vs read(), sink replay vs Execute every run, memory-plan arena)"
 	@echo "make bench-ort  install onnxruntime-node (npm) into $(BUILD)/ort-peer and run omrun vs ONNX Runtime on the shared models"
-	@echo "make install  install a CANN-shaped tree into PREFIX=$(PREFIX)"
+	@echo "make install  install a CANN-shaped tree into PREFIX=$(PREFIX) (then: source PREFIX/set_env.sh)"
 	@echo "make clean    remove the build folders"
 
 deps:
@@ -91,8 +91,10 @@ bench-ort: deps build
 	  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund onnxruntime-node@1.30.0 onnx-proto@8.0.1
 	$(BUILD)/tests/ort_bench
 
+# README.md "Installed tree".
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+	@echo "installed into $(PREFIX); set the environment with: source $(PREFIX)/set_env.sh"
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

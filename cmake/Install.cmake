@@ -1,13 +1,24 @@
-# `make install PREFIX=...`: a tree shaped like a CANN install (README.md "Writing, building and
-# registering a custom op"):   bin/atc bin/omrun  include/ 
-# lib64/lib{ascendcl,acl_rtc,register,gert,lowering,ge_runner}.so  
-# lib64/libcustom_op_registry_static.a  lib64/cmake/OpenATC/  opp/builtin/
+# `make install PREFIX=...`: a tree shaped like a CANN install (README.md "Installed tree"), so that
+# GE's sample folders build against it unmodified with their own CMakeLists.txt:
+#   set_env.sh                      ASCEND_HOME_PATH, PATH, LD_LIBRARY_PATH, PYTHONPATH, CMAKE_PREFIX_PATH
+#   bin/                            atc, omrun (and the host bisheng driver, cmake/InstallToolchain.cmake)
+#   include/ (+ graph/ register/ ge/ acl/ external/ ...)   the SDK headers (cmake/InstallHeaders.cmake)
+#   asc/include/                    the Ascend C headers
+#   lib64/                          every SDK library name GE's samples link, lib64/cmake/OpenATC/
+#   opp/built-in/                   the built-in operators' OPP root (+ op_proto/inc/)
+#   python/site-packages/
 include(GNUInstallDirs)
 install(TARGETS atc omrun RUNTIME DESTINATION bin)
 install(TARGETS ascendcl acl_rtc register gert lowering ge_runner LIBRARY DESTINATION lib64)
+# GE's other library names: linker scripts leading to the libraries above (ge_api/compat_libs).
+install(FILES ${OPENATC_COMPAT_LIB_FILES} DESTINATION lib64)
 install(TARGETS custom_op_registry_static ARCHIVE DESTINATION lib64)
-install(DIRECTORY include/ DESTINATION include)
-install(DIRECTORY DESTINATION opp/builtin)
+include(cmake/InstallHeaders.cmake)
+include(cmake/InstallEnv.cmake)
+install(DIRECTORY DESTINATION opp/built-in)
+install(DIRECTORY DESTINATION python/site-packages)
+
+# find_package(OpenATC): OpenATC::sdk (cmake/OpenATCConfig.cmake.in).
 include(CMakePackageConfigHelpers)
 configure_package_config_file(cmake/OpenATCConfig.cmake.in ${CMAKE_BINARY_DIR}/OpenATCConfig.cmake
   INSTALL_DESTINATION lib64/cmake/OpenATC)
@@ -22,3 +33,7 @@ foreach(_f OpenATCConfig OpenATCConfigVersion)
        "include(\"\${CMAKE_CURRENT_LIST_DIR}/../../../lib64/cmake/OpenATC/${_f}.cmake\")\n")
   install(FILES ${CMAKE_BINARY_DIR}/forward/${_f}.cmake DESTINATION share/cmake/OpenATC)
 endforeach()
+
+# ---- toolchain: the host `bisheng` driver and the ASC CMake package/language (bin/, lib64/cmake/ASC).
+# Owned by the toolchain work; absent until it lands.
+include(cmake/InstallToolchain.cmake OPTIONAL)

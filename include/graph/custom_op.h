@@ -18,6 +18,9 @@
 
 #include <cstdint>
 #include <functional>
+// <iostream>: GE's custom_op.h provides it transitively, and deliverables written against it
+// (std::cerr in their error paths) compile only with it.
+#include <iostream>
 #include <memory>
 #include <vector>
 

@@ -3,7 +3,7 @@
  * Helpers shared by the built-in operators (ops/<OnnxName>.cc). Built-in ops are ordinary GE custom ops
  * written against the public SDK (graph/custom_op.h): each is an EagerExecuteOp + ShapeInferOp
  * with ONNX's name and semantics, registered with REG_AUTO_MAPPING_OP and shipped in the
- * built-in OPP package (<build>/opp/builtin/op_graph/lib/linux/<arch>/libopenatc_builtin_ops.so).
+ * built-in OPP package (<build>/opp/built-in/op_graph/lib/linux/<arch>/libopenatc_builtin_ops.so).
  *
  * Conventions (the ONNX front end produces nodes this way):
  *  - inputs in ONNX order; an absent optional input is an unconnected anchor, which the op sees as

@@ -21,7 +21,7 @@ const opp::CompileOppSet &Opp() {
   // The axpy test deliverable (a custom op) first, then the built-in package, as atc loads them.
   static opp::CompileOppSet *set = [] {
     auto *s = new opp::CompileOppSet();
-    s->Load({testing::BuildPath("tests/opp/axpy")}, testing::BuildPath("opp/builtin"));
+    s->Load({testing::BuildPath("tests/opp/axpy")}, testing::BuildPath("opp/built-in"));
     return s;
   }();
   return *set;

@@ -20,7 +20,7 @@ namespace {
 const opp::CompileOppSet &Builtins() {
   static opp::CompileOppSet *set = [] {
     auto *s = new opp::CompileOppSet();
-    s->Load({}, BuildPath("opp/builtin"));
+    s->Load({}, BuildPath("opp/built-in"));
     return s;
   }();
   return *set;

@@ -32,7 +32,7 @@ void PreCheckModel(const Options &options);
 std::vector<std::string> ClosestRegisteredNames(const std::string &type);
 
 /// The built-in operators' OPP root, relative to the running executable
-/// (`<bin>/../opp/builtin`); "" when it does not exist.
+/// (`<bin>/../opp/built-in`); "" when it does not exist.
 std::string BuiltinOppRoot();
 
 }  // namespace openatc::atc
