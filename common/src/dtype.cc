@@ -180,3 +180,39 @@ std::string ShapeToString(const std::vector<int64_t> &dims) {
 }
 
 }  // namespace openatc
+
+namespace openatc {
+
+int SubByteBits(ge::DataType dtype) {
+  switch (dtype) {
+    case ge::DT_INT4:
+    case ge::DT_FLOAT4_E2M1:
+    case ge::DT_FLOAT4_E1M2:
+    case ge::DT_HIFLOAT4: return 4;
+    case ge::DT_INT2:
+    case ge::DT_UINT2: return 2;
+    case ge::DT_UINT1: return 1;
+    default: return 0;
+  }
+}
+
+std::optional<uint64_t> TensorByteSize(ge::DataType dtype, const std::vector<int64_t> &dims, std::string *why) {
+  if (why != nullptr) why->clear();
+  const size_t elem = DataTypeSize(dtype);
+  const int bits = SubByteBits(dtype);
+  if (elem == 0 && bits == 0) return std::nullopt;
+  const int64_t count = ShapeElementCount(dims);
+  if (count < 0) {
+    if (why != nullptr) *why = "shape " + ShapeToString(dims) + " is not static or overflows";
+    return std::nullopt;
+  }
+  const uint64_t c = static_cast<uint64_t>(count);
+  if (bits != 0) return (c / 8) * static_cast<uint64_t>(bits) + ((c % 8) * static_cast<uint64_t>(bits) + 7) / 8;
+  if (c > std::numeric_limits<uint64_t>::max() / elem) {
+    if (why != nullptr) *why = "shape " + ShapeToString(dims) + " overflows the byte size";
+    return std::nullopt;
+  }
+  return c * elem;
+}
+
+}  // namespace openatc

@@ -11,20 +11,6 @@
 namespace openatc::om::detail {
 namespace {
 
-// Bits per element of the packed sub-byte types (two int4 per byte, ...).
-int SubByteBits(ge::DataType dt) {
-  switch (dt) {
-    case ge::DT_INT4:
-    case ge::DT_FLOAT4_E2M1:
-    case ge::DT_FLOAT4_E1M2:
-    case ge::DT_HIFLOAT4: return 4;
-    case ge::DT_INT2:
-    case ge::DT_UINT2: return 2;
-    case ge::DT_UINT1: return 1;
-    default: return 0;
-  }
-}
-
 std::string N(uint64_t v) { return std::to_string(v); }
 
 // The typed plan (NodePlan, Graph::arena_bytes): offsets per output, every planned output
@@ -64,22 +50,7 @@ void CheckPlan(const ir::Graph &g, const std::function<Error(const std::string &
 }  // namespace
 
 std::optional<uint64_t> ConstTensorByteSize(const ir::TensorDesc &desc, std::string *why) {
-  why->clear();
-  const size_t elem = DataTypeSize(desc.dtype);
-  const int bits = SubByteBits(desc.dtype);
-  if (elem == 0 && bits == 0) return std::nullopt;  // strings, undefined: no fixed size
-  const int64_t count = ShapeElementCount(desc.shape);
-  if (count < 0) {
-    *why = "shape " + ShapeToString(desc.shape) + " is not static or overflows";
-    return std::nullopt;
-  }
-  const uint64_t c = static_cast<uint64_t>(count);
-  if (bits != 0) return (c / 8) * bits + ((c % 8) * bits + 7) / 8;
-  if (c > std::numeric_limits<uint64_t>::max() / elem) {
-    *why = "shape " + ShapeToString(desc.shape) + " overflows the byte size";
-    return std::nullopt;
-  }
-  return c * elem;
+  return TensorByteSize(desc.dtype, desc.shape, why);
 }
 
 namespace {

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <limits>
 
+#include "openatc/onnx_dtype.h"
+
 namespace openatc_ops {
 
 size_t ElemBytes(ge::DataType d) {
@@ -20,22 +22,8 @@ size_t ElemBytes(ge::DataType d) {
 bool IsOnnxDtype(ge::DataType d) { return ElemBytes(d) != 0; }
 
 ge::DataType DtypeFromOnnx(int64_t onnx_type) {
-  switch (onnx_type) {
-    case 1: return ge::DT_FLOAT;
-    case 2: return ge::DT_UINT8;
-    case 3: return ge::DT_INT8;
-    case 4: return ge::DT_UINT16;
-    case 5: return ge::DT_INT16;
-    case 6: return ge::DT_INT32;
-    case 7: return ge::DT_INT64;
-    case 9: return ge::DT_BOOL;
-    case 10: return ge::DT_FLOAT16;
-    case 11: return ge::DT_DOUBLE;
-    case 12: return ge::DT_UINT32;
-    case 13: return ge::DT_UINT64;
-    case 16: return ge::DT_BF16;
-    default: return ge::DT_UNDEFINED;
-  }
+  ge::DataType d = ge::DT_UNDEFINED;
+  return openatc::GeDataTypeFromOnnx(onnx_type, &d, /*whole_numbers_only=*/true) ? d : ge::DT_UNDEFINED;
 }
 
 std::vector<int64_t> ContiguousStrides(const Dims &d) {

@@ -9,6 +9,7 @@
 #include "openatc/common/log.h"
 #include "openatc/common/version.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/compiler/op_checks.h"
 #include "openatc/rt/runtime.h"
 #include "resolve_ops.h"
 
@@ -21,11 +22,8 @@ void AttachDeliverables(om::Model &model, const std::map<std::string, OpTypeInfo
   for (const auto &[type, info] : types) {
     int provider = opp.Provider(type);
     if (provider < 0) {
-      throw Error(ErrorCategory::kGraph, "OA1109",
-                  "the op type is registered in this process but by no deliverable of the OPP roots, so it cannot "
-                  "be embedded in the OM",
-                  "Build the op as a deliverable .so under an ASCEND_CUSTOM_OPP_PATH root")
-          .WithNode(graph.nodes[info.nodes.front()].name, type);
+      const OpCheckProblem p = NotFromDeliverableProblem();
+      throw Error(ErrorCategory::kGraph, p.code, p.message, p.hint).WithNode(graph.nodes[info.nodes.front()].name, type);
     }
     if (!model_index.count(provider)) model_index[provider] = -1;
   }

@@ -11,6 +11,7 @@
 
 #include "compile_services.h"
 #include "openatc/common/error.h"
+#include "openatc/compiler/op_checks.h"
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/gert/tensor_convert.h"
 #include "openatc/opp/call_guard.h"
@@ -21,7 +22,10 @@ namespace {
 std::shared_ptr<ge::BaseCustomOp> OpObject(const std::string &type) {
   std::string why;
   auto op = gert_impl::CustomOpRegistry::Global().GetOrCreate(type, &why);
-  if (!op) throw Error(ErrorCategory::kCustomOp, "OA1402", "cannot create the op object: " + why).WithNode("", type);
+  if (!op) {
+    const OpCheckProblem p = CannotCreateProblem(why);
+    throw Error(ErrorCategory::kCustomOp, p.code, p.message, p.hint).WithNode("", type);
+  }
   return op;
 }
 
@@ -61,18 +65,8 @@ std::map<std::string, OpTypeInfo> CollectOpTypes(const ir::Graph &graph, bool re
   }
   for (const auto &[type, t] : types) {
     const std::string where = t.origin.empty() ? "" : " (deliverable '" + t.origin + "')";
-    if (require_portable && (t.capabilities & opp::kCompilable) && !(t.capabilities & opp::kPortable)) {
-      throw Error(ErrorCategory::kGraph, "OA1107",
-                  "the op is a CompilableOp but not a PortableOp" + where +
-                      ", so its compile results cannot be carried into an OM",
-                  "Derive the class from ge::PortableOp and implement Serialize/Deserialize")
-          .WithNode(graph.nodes[t.nodes.front()].name, type);
-    }
-    if (!(t.capabilities & (opp::kEagerExecute | opp::kAnnotatedArgs))) {
-      throw Error(ErrorCategory::kGraph, "OA1108",
-                  "the op has neither EagerExecuteOp nor AnnotatedArgsOp" + where + ", so it cannot run",
-                  "Implement ge::EagerExecuteOp::Execute")
-          .WithNode(graph.nodes[t.nodes.front()].name, type);
+    for (const OpCheckProblem &p : CapabilityProblems(t.capabilities, require_portable, where)) {
+      throw Error(ErrorCategory::kGraph, p.code, p.message, p.hint).WithNode(graph.nodes[t.nodes.front()].name, type);
     }
   }
   return types;

@@ -5,6 +5,7 @@
 // The plan is stored on each node as NodePlan::output_offsets (-1 = not planned; the OM's typed
 // NodePlan table), as GE records output offsets on a built model's OpDef (`output_i`).
 #include <algorithm>
+#include <limits>
 
 #include "openatc/common/dtype.h"
 #include "openatc/compiler/compiler.h"
@@ -36,10 +37,10 @@ int64_t PlanMemory(ir::Graph &graph) {
     if (IsFrameworkOp(n.type)) continue;
     for (size_t k = 0; k < n.output_descs.size(); ++k) {
       const ir::TensorDesc &d = n.output_descs[k];
-      const int64_t count = ShapeElementCount(d.shape);
-      const size_t esize = DataTypeSize(d.dtype);
-      if (count < 0 || esize == 0) return -1;  // not a static graph: no plan at all
-      const int64_t bytes = std::max<int64_t>(kAlign, (count * static_cast<int64_t>(esize) + kAlign - 1) / kAlign * kAlign);
+      const std::optional<uint64_t> size = TensorByteSize(d.dtype, d.shape);
+      // Not a static graph (or a tensor too large to plan): no plan at all.
+      if (!size || *size > static_cast<uint64_t>(std::numeric_limits<int64_t>::max() - kAlign)) return -1;
+      const int64_t bytes = std::max<int64_t>(kAlign, (static_cast<int64_t>(*size) + kAlign - 1) / kAlign * kAlign);
       item_of[i][k] = static_cast<int32_t>(items.size());
       items.push_back({static_cast<int32_t>(i), static_cast<int32_t>(k), bytes, static_cast<int32_t>(i),
                        static_cast<int32_t>(i)});

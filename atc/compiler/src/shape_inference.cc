@@ -8,6 +8,7 @@
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/compiler/op_checks.h"
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/gert/frame.h"
 #include "openatc/gert/legacy_infer.h"
@@ -35,8 +36,8 @@ bool InferCustomNode(ir::Graph &g, ir::Node &node) {
   std::string why;
   auto op = registry.GetOrCreate(node.type, &why);
   if (!op) {
-    throw Error(ErrorCategory::kCustomOp, "OA1402", "cannot create the op object: " + why)
-        .WithNode(node.name, node.type);
+    const OpCheckProblem p = CannotCreateProblem(why);
+    throw Error(ErrorCategory::kCustomOp, p.code, p.message, p.hint).WithNode(node.name, node.type);
   }
   auto *infer = dynamic_cast<ge::ShapeInferOp *>(op.get());
   gert_impl::LegacyInferHooks legacy;

@@ -7,6 +7,7 @@
 
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
+#include "openatc/compiler/op_checks.h"
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/opp/call_guard.h"
 #include "openatc/runtime/model.h"
@@ -20,7 +21,10 @@ void CheckBytes(const om::OpArtifact &art) {
   const std::string origin = registry.Origin(art.op_type);
   std::string why;
   std::unique_ptr<ge::BaseCustomOp> fresh = registry.CreateNew(art.op_type, &why);
-  if (!fresh) throw Error(ErrorCategory::kCustomOp, "OA1402", "cannot create the op object: " + why).WithNode("", art.op_type);
+  if (!fresh) {
+    const compiler::OpCheckProblem p = compiler::CannotCreateProblem(why);
+    throw Error(ErrorCategory::kCustomOp, p.code, p.message, p.hint).WithNode("", art.op_type);
+  }
   auto *portable = dynamic_cast<ge::PortableOp *>(fresh.get());
   if (portable == nullptr) return;
   std::vector<uint8_t> first(art.payload.data, art.payload.data + art.payload.size);

@@ -15,6 +15,7 @@
 #include "openatc/common/error.h"
 #include "openatc/common/target.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/compiler/op_checks.h"
 #include "openatc/frontend/ge_ir_reader.h"
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/gert/frame.h"
@@ -67,24 +68,19 @@ json CheckNode(const ir::Node &node, const opp::CompileOppSet &opp_set, size_t *
       j["deliverable"] = registry.Origin(node.type);
       const int provider = opp_set.Provider(node.type);
       if (provider < 0) {
-        issues.push_back(Problem("OA1109", "registered in-process but by no deliverable of the OPP roots",
-                                 "Build the op as a deliverable .so under an ASCEND_CUSTOM_OPP_PATH root"));
+        const compiler::OpCheckProblem p = compiler::NotFromDeliverableProblem();
+        issues.push_back(Problem(p.code, p.message, p.hint));
       }
       std::string why;
       auto op = registry.GetOrCreate(node.type, &why);
       if (!op) {
-        issues.push_back(Problem("OA1402", "cannot create the op object: " + why, "Fix the op's constructor"));
+        const compiler::OpCheckProblem p = compiler::CannotCreateProblem(why);
+        issues.push_back(Problem(p.code, p.message, p.hint));
       } else {
         const uint32_t caps = opp::DetectCapabilities(op.get());
         j["capabilities"] = opp::CapabilitiesToString(caps);
-        if ((caps & opp::kCompilable) && !(caps & opp::kPortable)) {
-          issues.push_back(Problem("OA1107", "a CompilableOp that is not a PortableOp",
-                                   "Derive the class from ge::PortableOp and implement Serialize/Deserialize"));
-        }
-        if (!(caps & (opp::kEagerExecute | opp::kAnnotatedArgs))) {
-          issues.push_back(Problem("OA1108", "neither EagerExecuteOp nor AnnotatedArgsOp: it cannot run",
-                                   "Implement ge::EagerExecuteOp::Execute"));
-        }
+        for (const compiler::OpCheckProblem &p : compiler::CapabilityProblems(caps, /*require_portable=*/true))
+          issues.push_back(Problem(p.code, p.message, p.hint));
       }
       try {
         auto info = gert_impl::BuildNodeInfo(node);

@@ -10,27 +10,12 @@
 #include "onnx_internal.h"
 #include "openatc/common/dtype.h"
 #include "openatc/frontend/onnx_reader.h"
+#include "openatc/onnx_dtype.h"
 
 namespace openatc::frontend {
 
 bool OnnxToGeDataType(int32_t onnx_type, ge::DataType *out) {
-  using TP = onnx::TensorProto;
-  switch (onnx_type) {
-    case TP::FLOAT: *out = ge::DT_FLOAT; return true;
-    case TP::UINT8: *out = ge::DT_UINT8; return true;
-    case TP::INT8: *out = ge::DT_INT8; return true;
-    case TP::UINT16: *out = ge::DT_UINT16; return true;
-    case TP::INT16: *out = ge::DT_INT16; return true;
-    case TP::INT32: *out = ge::DT_INT32; return true;
-    case TP::INT64: *out = ge::DT_INT64; return true;
-    case TP::BOOL: *out = ge::DT_BOOL; return true;
-    case TP::FLOAT16: *out = ge::DT_FLOAT16; return true;
-    case TP::DOUBLE: *out = ge::DT_DOUBLE; return true;
-    case TP::UINT32: *out = ge::DT_UINT32; return true;
-    case TP::UINT64: *out = ge::DT_UINT64; return true;
-    case TP::BFLOAT16: *out = ge::DT_BF16; return true;
-    default: return false;
-  }
+  return GeDataTypeFromOnnx(onnx_type, out, /*whole_numbers_only=*/true);
 }
 
 std::string OnnxDataTypeName(int32_t onnx_type) {

@@ -11,10 +11,12 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
+#include "openatc/ir/framework_ops.h"
 #include "openatc/omrun/options.h"
 #include "openatc/rt/runtime.h"
 #include "openatc/runtime/model.h"
@@ -35,15 +37,14 @@ void PrintInfo(const runtime::LoadedModel &m) {
   uint64_t total = 0;
   size_t dynamic = 0;
   for (const auto &n : om.graph.nodes) {
-    if (n.type == ir::kConst || n.type == ir::kConstant || n.type == ir::kData || n.type == ir::kNetOutput) continue;
+    if (ir::IsFrameworkOp(n.type)) continue;
     for (const auto &d : n.output_descs) {
-      const int64_t count = ShapeElementCount(d.shape);
-      const size_t elem = DataTypeSize(d.dtype);
-      if (count < 0 || elem == 0) {
+      const std::optional<uint64_t> bytes = TensorByteSize(d.dtype, d.shape);
+      if (!bytes) {
         ++dynamic;
         continue;
       }
-      total += static_cast<uint64_t>(count) * elem;
+      total += *bytes;
     }
   }
   if (m.arena_bytes() > 0 || dynamic == 0) {

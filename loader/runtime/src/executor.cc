@@ -47,8 +47,7 @@ HostTensor ToHost(const gert::Tensor &t) {
   HostTensor h;
   h.dtype = t.GetDataType();
   h.shape = gert_impl::FromGertShape(t.GetStorageShape());
-  int64_t n = ShapeElementCount(h.shape);
-  size_t bytes = n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(h.dtype);
+  size_t bytes = static_cast<size_t>(TensorByteSize(h.dtype, h.shape).value_or(0));
   if (bytes > t.GetSize()) bytes = t.GetSize();
   h.data.resize(bytes);
   if (bytes) std::memcpy(h.data.data(), t.GetAddr(), bytes);
@@ -291,11 +290,10 @@ class Run {
       const ir::Node &p = g_.nodes[static_cast<size_t>(o.node)];
       if (p.type == ir::kData || p.type == ir::kConst || p.type == ir::kConstant || bound_.count(key)) continue;
       const ir::TensorDesc &d = p.output_descs[static_cast<size_t>(o.index)];
-      const int64_t n = ShapeElementCount(d.shape);
-      if (n < 0) continue;
+      if (ShapeElementCount(d.shape) < 0) continue;
       results_[r].dtype = d.dtype;
       results_[r].shape = d.shape;
-      const size_t bytes = static_cast<size_t>(n) * DataTypeSize(d.dtype);
+      const size_t bytes = static_cast<size_t>(TensorByteSize(d.dtype, d.shape).value_or(0));
       const NodeRuntime &producer = im_.nodes[static_cast<size_t>(o.node)];
       if (sink_ && producer.updater == nullptr && producer.annotated == nullptr) {
         // Recorded launches write here on every replay; the result is copied out at the end.
@@ -380,8 +378,7 @@ class Run {
       size = d->second.size;
     } else if (const auto &plan = node.plan.output_offsets; k < plan.size() && plan[k] >= 0 && im_.arena != nullptr) {
       addr = im_.arena->data() + plan[k];
-      const int64_t n = ShapeElementCount(node.output_descs[k].shape);
-      size = n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(node.output_descs[k].dtype);
+      size = static_cast<size_t>(TensorByteSize(node.output_descs[k].dtype, node.output_descs[k].shape).value_or(0));
       planned = true;
     }
     gert_impl::InitTensor(out, node.output_descs[k], addr, size);

@@ -18,8 +18,7 @@ IoDesc Describe(const std::string &name, const ir::TensorDesc &d) {
   io.dtype = d.dtype;
   io.format = d.format;
   io.shape = d.shape;
-  int64_t n = ShapeElementCount(d.shape);
-  io.bytes = n < 0 ? 0 : static_cast<size_t>(n) * DataTypeSize(d.dtype);
+  io.bytes = static_cast<size_t>(TensorByteSize(d.dtype, d.shape).value_or(0));
   return io;
 }
 

@@ -10,6 +10,7 @@
 #include "file_util.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
+#include "openatc/onnx_dtype.h"
 #include "openatc/tensor_io/tensor_io.h"
 
 namespace openatc {
@@ -19,30 +20,6 @@ namespace {
 [[noreturn]] void Bad(const std::string &path, const std::string &what,
                       const std::string &hint = "Write the tensor with onnx.numpy_helper.from_array(a).SerializeToString()") {
   throw Error(ErrorCategory::kInvalidInput, "OA3001", "not a valid ONNX TensorProto file: " + what, hint).WithFile(path);
-}
-
-// ONNX TensorProto.DataType value -> ge::DataType; false when there is no equivalent.
-bool MapOnnxType(int onnx_type, ge::DataType *dt) {
-  switch (onnx_type) {
-    case 1: *dt = ge::DT_FLOAT; return true;
-    case 2: *dt = ge::DT_UINT8; return true;
-    case 3: *dt = ge::DT_INT8; return true;
-    case 4: *dt = ge::DT_UINT16; return true;
-    case 5: *dt = ge::DT_INT16; return true;
-    case 6: *dt = ge::DT_INT32; return true;
-    case 7: *dt = ge::DT_INT64; return true;
-    case 9: *dt = ge::DT_BOOL; return true;
-    case 10: *dt = ge::DT_FLOAT16; return true;
-    case 11: *dt = ge::DT_DOUBLE; return true;
-    case 12: *dt = ge::DT_UINT32; return true;
-    case 13: *dt = ge::DT_UINT64; return true;
-    case 14: *dt = ge::DT_COMPLEX64; return true;
-    case 15: *dt = ge::DT_COMPLEX128; return true;
-    case 16: *dt = ge::DT_BF16; return true;
-    case 17: *dt = ge::DT_FLOAT8_E4M3FN; return true;
-    case 19: *dt = ge::DT_FLOAT8_E5M2; return true;
-    default: return false;
-  }
 }
 
 template <typename Src, typename Dst>
@@ -66,7 +43,7 @@ HostTensor ReadOnnxTensorPb(const std::string &path) {
     Bad(path, "external data is not supported", "Store the data inside the TensorProto (raw_data)");
   if (proto.has_segment()) Bad(path, "segmented tensors are not supported");
   HostTensor t;
-  if (!MapOnnxType(proto.data_type(), &t.dtype))
+  if (!GeDataTypeFromOnnx(proto.data_type(), &t.dtype, /*whole_numbers_only=*/false))
     Bad(path, "ONNX data_type " + std::to_string(proto.data_type()) + " is not supported",
         "Use a numeric type: float16/32/64, bfloat16, int8..int64, uint8..uint64, bool, complex64/128");
   for (int64_t d : proto.dims()) {

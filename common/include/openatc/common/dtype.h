@@ -7,6 +7,7 @@
 #define OPENATC_COMMON_DTYPE_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,14 @@ bool ParseFormatName(const std::string &name, ge::Format *format);
 /// Number of elements of a static shape (1 for a scalar). -1 if any dim is negative (unknown) or
 /// the product overflows int64.
 int64_t ShapeElementCount(const std::vector<int64_t> &dims);
+/// Bits per element of the packed sub-byte types (4 for DT_INT4, 2 for DT_INT2, ...); 0 otherwise.
+int SubByteBits(ge::DataType dtype);
+/// Bytes of a dense tensor of `dtype` with static shape `dims`: element count x element size,
+/// packed sub-byte types rounded up to whole bytes. nullopt when the dtype has no fixed size
+/// (strings, undefined), a dim is negative, or the size overflows uint64; then `why` (when not
+/// null) says which ("" for a dtype without a fixed size).
+std::optional<uint64_t> TensorByteSize(ge::DataType dtype, const std::vector<int64_t> &dims,
+                                       std::string *why = nullptr);
 /// "[4, 4]" style text of a shape, "[]" for a scalar.
 std::string ShapeToString(const std::vector<int64_t> &dims);
 

@@ -1,0 +1,49 @@
+/**
+ * @file openatc/onnx_dtype.h
+ * The one table of ONNX TensorProto.DataType numbers and the ge::DataType each maps to (ONNX's
+ * onnx.proto, enum TensorProto.DataType). Header-only, so the front end, the tensor reader and
+ * the built-in operators (which see only include/) share it. Which of these types a component
+ * supports is that component's decision; the numbers live here.
+ */
+#ifndef OPENATC_ONNX_DTYPE_H_
+#define OPENATC_ONNX_DTYPE_H_
+
+#include <stdint.h>
+
+#include "graph/types.h"
+
+namespace openatc {
+
+struct OnnxGeDataType {
+  int32_t onnx;        ///< TensorProto.DataType value
+  ge::DataType ge;     ///< the GE type with the same element encoding
+  bool whole_number;   ///< an element is 1, 2, 4 or 8 bytes of a real number or bool
+};
+
+/// Every ONNX element type that has a GE equivalent. STRING (8), the float8 variants with
+/// "FNUZ" (18, 20), UINT4/INT4 (21, 22) and later types have none here.
+inline constexpr OnnxGeDataType kOnnxGeDataTypes[] = {
+    {1, ge::DT_FLOAT, true},       {2, ge::DT_UINT8, true},          {3, ge::DT_INT8, true},
+    {4, ge::DT_UINT16, true},      {5, ge::DT_INT16, true},          {6, ge::DT_INT32, true},
+    {7, ge::DT_INT64, true},       {9, ge::DT_BOOL, true},           {10, ge::DT_FLOAT16, true},
+    {11, ge::DT_DOUBLE, true},     {12, ge::DT_UINT32, true},        {13, ge::DT_UINT64, true},
+    {14, ge::DT_COMPLEX64, false}, {15, ge::DT_COMPLEX128, false},   {16, ge::DT_BF16, true},
+    {17, ge::DT_FLOAT8_E4M3FN, false}, {19, ge::DT_FLOAT8_E5M2, false},
+};
+
+/// The GE type of ONNX type `onnx_type`; false when the table has none. With
+/// `whole_numbers_only`, complex and float8 types are refused too (what the compiler and the
+/// built-in operators compute with).
+inline bool GeDataTypeFromOnnx(int64_t onnx_type, ge::DataType *out, bool whole_numbers_only) {
+  for (const OnnxGeDataType &e : kOnnxGeDataTypes) {
+    if (e.onnx == onnx_type && (e.whole_number || !whole_numbers_only)) {
+      *out = e.ge;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace openatc
+
+#endif  // OPENATC_ONNX_DTYPE_H_
