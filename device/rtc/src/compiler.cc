@@ -161,22 +161,36 @@ std::string SdkIncludeDir() {
 #endif
 }
 
+std::string AscendCIncludeDir() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&aclrtcCreateProg), &info) != 0 && info.dli_fname != nullptr) {
+    std::string lib = info.dli_fname;
+    size_t slash = lib.rfind('/');
+    std::string candidate = (slash == std::string::npos ? "." : lib.substr(0, slash)) + "/../asc/include";
+    if (FileExists(candidate + "/kernel_operator.h")) return candidate;
+  }
+  std::string sdk = SdkIncludeDir();
+  return sdk.empty() ? sdk : sdk + "/ascendc";
+}
+
 CompileResult Compile(const CompileRequest &request) {
   HeaderDir header_dir(request.headers);
   Fd memfd(memfd_create("openatc-rtc-output", 0));  // inherited by the compiler and its linker
   if (memfd.fd < 0) Fail(ACL_ERROR_RTC_FAILURE, std::string("memfd_create failed: ") + std::strerror(errno));
 
   const std::string cxx = CompilerPath();
-  std::vector<std::string> args = {cxx, "-shared", "-fPIC", "-O2", "-std=c++17"};
+  std::vector<std::string> args = {cxx, request.object ? "-c" : "-shared", "-fPIC", "-O2", "-std=c++17"};
   std::string sdk = SdkIncludeDir();
   if (!sdk.empty()) args.push_back("-I" + sdk);
+  std::string asc = AscendCIncludeDir();
+  if (!asc.empty()) args.push_back("-I" + asc);
   if (!header_dir.path().empty()) {
     args.push_back("-I" + header_dir.path());
     args.push_back("-ffile-prefix-map=" + header_dir.path() + "=.");
   }
   for (const auto &f : request.user_flags) args.push_back(f);
-  args.insert(args.end(), {"-fuse-ld=bfd", "-Wl,--build-id=none", "-o", "/proc/self/fd/" + std::to_string(memfd.fd),
-                           "-x", "c++", "-"});
+  if (!request.object) args.insert(args.end(), {"-fuse-ld=bfd", "-Wl,--build-id=none"});
+  args.insert(args.end(), {"-o", "/proc/self/fd/" + std::to_string(memfd.fd), "-x", "c++", "-"});
   std::vector<char *> argv;
   for (auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);
