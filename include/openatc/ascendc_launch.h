@@ -68,10 +68,10 @@ class Launch<OpenatcFn_, void (*)(OpenatcPs_...)> {
     return openatc_rt_launch_host_kernel(name_, &Entry, &SetBlock, num_blocks_, dyn_, stream_, block, off.at[kCount]);
   }
 
-  /** The host-ABI entry the runtime calls per block. */
-  static void Entry(const void *args, size_t size) { (void)::openatc_host_kernel_detail::Invoke(OpenatcFn_, args, size); }
+  /** The host-ABI entry the runtime calls per block (hidden: each shared object its own). */
+  __attribute__((visibility("hidden"))) static void Entry(const void *args, size_t size) { (void)::openatc_host_kernel_detail::Invoke(OpenatcFn_, args, size); }
   /** Sets this shared object's block state (hidden, so never another object's). */
-  static void SetBlock(uint32_t idx, uint32_t num) {
+  __attribute__((visibility("hidden"))) static void SetBlock(uint32_t idx, uint32_t num) {
     ::openatc_host_kernel_detail::State().idx = idx;
     ::openatc_host_kernel_detail::State().num = num;
   }

@@ -145,15 +145,23 @@ std::string CompilerPath() {
   return "clang++";
 }
 
-std::string SdkIncludeDir() {
+/** The folder of the binary holding this code: libacl_rtc.so (P/lib64) or bisheng (P/bin). */
+static std::string SelfDir() {
   Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&aclrtcCreateProg), &info) != 0 && info.dli_fname != nullptr) {
-    std::string lib = info.dli_fname;
-    size_t slash = lib.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : lib.substr(0, slash);
-    std::string candidate = dir + "/../include";
-    if (FileExists(candidate + "/openatc/host_kernel.h")) return candidate;
+  std::string self;
+  if (dladdr(reinterpret_cast<void *>(&SelfDir), &info) != 0 && info.dli_fname != nullptr) self = info.dli_fname;
+  if (self.find('/') == std::string::npos) {  // the main program is named as it was started
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    self = n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
   }
+  size_t slash = self.rfind('/');
+  return slash == std::string::npos ? "." : self.substr(0, slash);
+}
+
+std::string SdkIncludeDir() {
+  std::string candidate = SelfDir() + "/../include";
+  if (FileExists(candidate + "/openatc/host_kernel.h")) return candidate;
 #ifdef OPENATC_RTC_SOURCE_INCLUDE_DIR
   return OPENATC_RTC_SOURCE_INCLUDE_DIR;
 #else
@@ -162,13 +170,8 @@ std::string SdkIncludeDir() {
 }
 
 std::string AscendCIncludeDir() {
-  Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&aclrtcCreateProg), &info) != 0 && info.dli_fname != nullptr) {
-    std::string lib = info.dli_fname;
-    size_t slash = lib.rfind('/');
-    std::string candidate = (slash == std::string::npos ? "." : lib.substr(0, slash)) + "/../asc/include";
-    if (FileExists(candidate + "/kernel_operator.h")) return candidate;
-  }
+  std::string candidate = SelfDir() + "/../asc/include";
+  if (FileExists(candidate + "/kernel_operator.h")) return candidate;
   std::string sdk = SdkIncludeDir();
   return sdk.empty() ? sdk : sdk + "/ascendc";
 }
