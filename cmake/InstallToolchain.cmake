@@ -1,4 +1,4 @@
-# The Ascend C toolchain in the install tree (cli.md, "CMake for Ascend C"): P/bin/bisheng and the
+# The Ascend C toolchain in the install tree (README.md, "Ascend C toolchain"): P/bin/bisheng and the
 # ASC CMake package + language modules in P/share/cmake/ASC (found by find_package(ASC) through
 # CMAKE_PREFIX_PATH=P, which set_env.sh sets). Included by cmake/Install.cmake; the build tree
 # gets the same package in <build>/lib/cmake/ASC (cmake/asc/ASCConfig.cmake explains the layout).

@@ -136,7 +136,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
 /** Writes the current device (always 0) to *deviceId. nullptr -> ACL_ERROR_INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
 /** Device attributes of the host device: ACL_DEV_ATTR_NPU_ARCH -> 0 (the host has no DaVinci
- *  arch; the samples then pass `--npu-arch=dav-0`, which the host RTC ignores), core counts ->
+ *  arch; the samples then pass `--npu-arch=dav-0`, which the host RTC takes as the host reference), core counts ->
  *  the runtime's thread count, memory -> physical memory in bytes. Others -> INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
 

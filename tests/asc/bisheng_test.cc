@@ -1,4 +1,4 @@
-// The host bisheng driver (device/bisheng/): `bisheng -c x.asc -o x.o` gives a host object whose
+// The host bisheng driver (device/rtc/bisheng/): `bisheng -c x.asc -o x.o` gives a host object whose
 // allocated .aicore_binary section holds the kernel shared object; llvm-objcopy extracts it and
 // the runtime loads and launches it. Options and errors as the README lists them.
 #include <catch2/catch.hpp>

@@ -1,5 +1,5 @@
 // Source preparation for Ascend C (docs/architecture.md "Host RTC"): the one step shared by the
-// host RTC (aclrtcCompileProg) and the host `bisheng` driver (device/bisheng/) that turns Ascend C
+// host RTC (aclrtcCompileProg) and the host `bisheng` driver (device/rtc/bisheng/) that turns Ascend C
 // source as users write it into host C++:
 //  - `kernel<<<blocks, dyn_ubuf, stream>>>(args...)` becomes a call of the in-process launch
 //    helper of ascendc/openatc_ascendc_launch.h (line numbers are kept: errors point at the

@@ -1,4 +1,4 @@
-// The host `bisheng` driver (device/bisheng/CMakeLists.txt): command line and compile steps.
+// The host `bisheng` driver (device/rtc/bisheng/CMakeLists.txt): command line and compile steps.
 #ifndef OPENATC_BISHENG_BISHENG_DRIVER_H_
 #define OPENATC_BISHENG_BISHENG_DRIVER_H_
 

@@ -1,4 +1,4 @@
-// `bisheng`: the host stand-in for the Ascend C compiler driver (device/bisheng/bisheng_driver.h).
+// `bisheng`: the host stand-in for the Ascend C compiler driver (device/rtc/bisheng/bisheng_driver.h).
 // Errors follow the project's one-line template on stderr; exit 1 on failure (2 for usage).
 #include <cstdio>
 #include <exception>
