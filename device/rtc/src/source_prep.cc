@@ -136,16 +136,22 @@ std::vector<KernelDef> FindKernels(const std::string &source) {
   for (size_t at = m.find(key); at != std::string::npos; at = m.find(key, at + key.size())) {
     if ((at > 0 && IsIdent(m[at - 1])) || (at + key.size() < m.size() && IsIdent(m[at + key.size()]))) continue;
     if (OnDirectiveLine(m, at)) continue;
-    size_t paren = m.find('(', at);
     size_t stop = m.find_first_of(";{}", at);
-    if (paren == std::string::npos || (stop != std::string::npos && stop < paren)) continue;
-    size_t end = paren;
-    while (end > at && std::isspace(static_cast<unsigned char>(m[end - 1]))) --end;
-    size_t start = end;
-    while (start > at && IsIdent(m[start - 1])) --start;
-    std::string name = m.substr(start, end - start);
-    // `__mix__(1, 2)` and similar qualifiers with arguments come before the name.
-    if (name.empty() || name.rfind("__", 0) == 0) continue;
+    std::string name;
+    size_t paren = at;
+    // `__mix__(1, 2)` and similar qualifiers with arguments come before the name: skip them.
+    while ((paren = m.find('(', paren + 1)) != std::string::npos && (stop == std::string::npos || paren < stop)) {
+      size_t end = paren;
+      while (end > at && std::isspace(static_cast<unsigned char>(m[end - 1]))) --end;
+      size_t start = end;
+      while (start > at && IsIdent(m[start - 1])) --start;
+      name = m.substr(start, end - start);
+      if (name.rfind("__", 0) != 0) break;
+      paren = MatchForward(m, paren);
+      if (paren == std::string::npos) break;
+      name.clear();
+    }
+    if (name.empty() || paren == std::string::npos || (stop != std::string::npos && paren > stop)) continue;
     size_t close = MatchForward(m, paren);
     if (close == std::string::npos) continue;
     size_t after = SkipSpace(m, close + 1);
