@@ -231,6 +231,12 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
                                                          aclrtStream stream, aclrtLaunchKernelCfg *cfg,
                                                          aclrtArgsHandle argsHandle, void *reserve);
 
+/** As aclrtLaunchKernelWithHostArgs with one host pointer per kernel parameter, in order
+ *  (`args[i]` points at parameter i's value); the runtime packs them. Only for Ascend C kernels
+ *  (their parameter layout is known); a host-ABI kernel -> ACL_ERROR_FEATURE_UNSUPPORTED. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                            aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args);
+
 #ifdef __cplusplus
 }
 #endif

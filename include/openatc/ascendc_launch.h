@@ -92,6 +92,27 @@ class Launch<OpenatcFn_, void (*)(OpenatcPs_...)> {
   void *stream_;
 };
 
+/** The packed layout of `fn`'s parameters for aclrtLaunchKernelWithArgsArray: *count pairs
+ *  {offset, size}, in parameter order (exported per kernel by the generated entries). */
+template <typename... OpenatcPs_>
+inline const size_t *ParamLayout(void (*)(OpenatcPs_...), size_t *count) {
+  using Layout = ::openatc_host_kernel_detail::ArgLayout<typename std::decay<OpenatcPs_>::type...>;
+  struct Table {
+    size_t at[2 * sizeof...(OpenatcPs_) + 1];
+    Table() : at() {
+      constexpr typename Layout::Offsets off = Layout::Compute();
+      const size_t sizes[sizeof...(OpenatcPs_) + 1] = {sizeof(typename std::decay<OpenatcPs_>::type)..., 0};
+      for (size_t i = 0; i < sizeof...(OpenatcPs_); ++i) {
+        at[2 * i] = off.at[i];
+        at[2 * i + 1] = sizes[i];
+      }
+    }
+  };
+  static const Table table;
+  *count = sizeof...(OpenatcPs_);
+  return table.at;
+}
+
 /** `ACLRT_LAUNCH_KERNEL(kernel)(numBlocks, stream, args...)`. */
 template <auto OpenatcFn_, typename OpenatcSig_ = decltype(OpenatcFn_)>
 class AclrtLaunch;

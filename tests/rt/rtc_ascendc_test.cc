@@ -275,3 +275,27 @@ TEST_CASE("the load options of the samples are accepted, unknown ones refused", 
   REQUIRE(rc == ACL_ERROR_INVALID_PARAM);
   REQUIRE(Contains(LastError(), "AI CPU kernel binaries are not supported"));
 }
+
+TEST_CASE("aclrtLaunchKernelWithArgsArray packs one pointer per parameter (Ascend C kernels only)", "[rt][ascendc]") {
+  aclrtBinHandle bin = Load(AscendBinary());
+  std::vector<float> x = {1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f};
+  std::vector<float> y(8, 0.5f), z(8, 0.0f);
+  void *px = x.data(), *py = y.data(), *pz = z.data();
+  void *add_args[] = {&px, &py, &pz};
+  REQUIRE(aclrtLaunchKernelWithArgsArray(Function(bin, "add_custom"), 1, nullptr, nullptr, add_args) == ACL_SUCCESS);
+  REQUIRE(z == std::vector<float>{1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f, 7.5f, 8.5f});
+  uint32_t n = 2;
+  float factor = -2.0f;
+  void *scale_args[] = {&px, &n, &factor};
+  REQUIRE(aclrtLaunchKernelWithArgsArray(Function(bin, "scale"), 1, nullptr, nullptr, scale_args) == ACL_SUCCESS);
+  REQUIRE(x == std::vector<float>{-2.0f, -4.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f});
+  REQUIRE(aclrtBinaryUnLoad(bin) == ACL_SUCCESS);
+
+  auto host = Compile(rttest::kAddKernel, {"-DT=float"}, "add_custom");
+  REQUIRE(host.rc == ACL_SUCCESS);
+  aclrtBinHandle hb = Load(host.binary);
+  REQUIRE(aclrtLaunchKernelWithArgsArray(Function(hb, "add_custom"), 1, nullptr, nullptr, add_args) ==
+          ACL_ERROR_FEATURE_UNSUPPORTED);
+  REQUIRE(Contains(LastError(), "kernel 'add_custom' is a host-ABI kernel, whose parameter layout the runtime does not know"));
+  REQUIRE(aclrtBinaryUnLoad(hb) == ACL_SUCCESS);
+}

@@ -36,6 +36,8 @@ struct Function {
   KernelEntry entry = nullptr;
   bool has_args_size = false;
   size_t args_size = 0;
+  const size_t *params = nullptr;
+  size_t param_count = 0;
 };
 
 struct Binary {
@@ -147,7 +149,8 @@ class Registry {
     dlerror();
     void *sym = dlsym(bin->dl, ascend_entry.c_str());
     std::string size_symbol = std::string("openatc_ascendc_args_size_") + name;
-    if (sym == nullptr) {
+    const bool ascend = sym != nullptr;
+    if (!ascend) {
       sym = dlsym(bin->dl, name);
       size_symbol = std::string("openatc_host_kernel_args_size_") + name;
     }
@@ -165,6 +168,9 @@ class Registry {
     if (void *s = dlsym(bin->dl, size_symbol.c_str())) {
       fn->has_args_size = true;
       fn->args_size = reinterpret_cast<size_t (*)()>(s)();
+    }
+    if (void *p = ascend ? dlsym(bin->dl, (std::string("openatc_ascendc_params_") + name).c_str()) : nullptr) {
+      fn->params = reinterpret_cast<const size_t *(*)(size_t *)>(p)(&fn->param_count);
     }
     Function *raw = fn.get();
     bin->functions[name] = std::move(fn);
@@ -192,6 +198,8 @@ class Registry {
     v.name = f->name;
     v.has_args_size = f->has_args_size;
     v.args_size = f->args_size;
+    v.params = f->params;
+    v.param_count = f->param_count;
     return v;
   }
 

@@ -55,7 +55,10 @@
   X(aclrtLaunchKernelWithConfig,                                                                                \
     (aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg *cfg,             \
      aclrtArgsHandle argsHandle, void *reserve),                                                                \
-    (funcHandle, numBlocks, stream, cfg, argsHandle, reserve), 0)
+    (funcHandle, numBlocks, stream, cfg, argsHandle, reserve), 0)                                              \
+  X(aclrtLaunchKernelWithArgsArray,                                                                             \
+    (aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args), \
+    (funcHandle, numBlocks, stream, cfg, args), 0)
 
 extern "C" {
 #define OPENATC_DECLARE_HOST_RT(name, params, args, required) aclError openatc_host_##name params;

@@ -1,5 +1,5 @@
 // Kernel launches: aclrtLaunchKernelWithHostArgs / V2 / WithConfig (with the aclrtKernelArgs*
-// args handles) and the in-process launches of `<<<>>>` (openatc_rt_launch_host_kernel, used by
+// args handles) / WithArgsArray and the in-process launches of `<<<>>>` (openatc_rt_launch_host_kernel, used by
 // openatc/ascendc_launch.h). All of them go through RunBlocks: notify the stream's launch
 // observer, then run the kernel once per block on the thread pool, setting the kernel's block
 // index/count before each block. Launches are synchronous (a valid in-order stream).
@@ -209,6 +209,29 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHan
       bytes = b.bytes;
     });
     Launch(funcHandle, numBlocks, stream, bytes.data(), bytes.size(), true);
+  });
+}
+
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                            aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args) {
+  (void)cfg;
+  return Guard("aclrtLaunchKernelWithArgsArray", [&] {
+    FunctionView fn = ResolveFunction(funcHandle);
+    if (fn.params == nullptr) {
+      ThrowAcl(ACL_ERROR_FEATURE_UNSUPPORTED,
+               "kernel '" + fn.name + "' is a host-ABI kernel, whose parameter layout the runtime does not know",
+               "Launch it with aclrtLaunchKernelWithHostArgs and a packed args block");
+    }
+    if (args == nullptr && fn.param_count > 0) {
+      ThrowAcl(ACL_ERROR_INVALID_PARAM, "args is a null pointer, but kernel '" + fn.name + "' has " +
+                                            std::to_string(fn.param_count) + " parameters");
+    }
+    std::vector<uint8_t> block(fn.args_size, 0);
+    for (size_t i = 0; i < fn.param_count; ++i) {
+      if (args[i] == nullptr) ThrowAcl(ACL_ERROR_INVALID_PARAM, "args[" + std::to_string(i) + "] is a null pointer");
+      std::memcpy(block.data() + fn.params[2 * i], args[i], fn.params[2 * i + 1]);
+    }
+    Launch(funcHandle, numBlocks, stream, block.data(), block.size(), true);
   });
 }
 

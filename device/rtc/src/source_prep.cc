@@ -238,12 +238,14 @@ std::string PrepareAscendC(const std::string &source, const std::string &file, c
                "(void) { return ::openatc_host_kernel_detail::ArgsSizeOf(" + fn + "); }\n";
     entries += "extern \"C\" __attribute__((used, visibility(\"default\"))) void openatc_ascendc_entry_" + symbol +
                "(const void *args, size_t size) { (void)::openatc_host_kernel_detail::Invoke(" + fn + ", args, size); }\n";
+    entries += "extern \"C\" __attribute__((used, visibility(\"default\"))) const size_t *openatc_ascendc_params_" + symbol +
+               "(size_t *count) { return ::openatc_ascendc::ParamLayout(" + fn + ", count); }\n";
   };
   for (const KernelDef &k : FindKernels(source)) {
     if (!k.is_template) entry(k.name, "&" + k.name);
   }
   for (const NameExpr &e : exprs) entry(e.lowered, "&" + e.expression);
-  if (!entries.empty()) out += "#line 1 \"<openatc-ascendc-entries>\"\n#include \"openatc/host_kernel.h\"\n" + entries;
+  if (!entries.empty()) out += "#line 1 \"<openatc-ascendc-entries>\"\n#include \"openatc/ascendc_launch.h\"\n" + entries;
   return out;
 }
 

@@ -6,7 +6,8 @@
 //    user's lines);
 //  - every `__global__` function definition (extern "C" or C++ linkage) gets an exported host-ABI
 //    entry `openatc_ascendc_entry_<name>(const void *args, size_t size)` plus
-//    `openatc_ascendc_args_size_<name>()`, appended after a #line directive; template kernels get
+//    `openatc_ascendc_args_size_<name>()` and `openatc_ascendc_params_<name>(size_t *count)` (the
+//    parameters' {offset, size} pairs), appended after a #line directive; template kernels get
 //    entries only through name expressions (aclrtcAddNameExpr), as on the device.
 #ifndef OPENATC_RTC_SRC_SOURCE_PREP_H_
 #define OPENATC_RTC_SRC_SOURCE_PREP_H_
