@@ -93,9 +93,10 @@ class Launch<OpenatcFn_, void (*)(OpenatcPs_...)> {
 };
 
 /** The packed layout of `fn`'s parameters for aclrtLaunchKernelWithArgsArray: *count pairs
- *  {offset, size}, in parameter order (exported per kernel by the generated entries). */
+ *  {offset, size}, in parameter order (exported per kernel by the generated entries). Hidden, so
+ *  its table is private to each shared object (not a unique global that would pin it in memory). */
 template <typename... OpenatcPs_>
-inline const size_t *ParamLayout(void (*)(OpenatcPs_...), size_t *count) {
+__attribute__((visibility("hidden"))) inline const size_t *ParamLayout(void (*)(OpenatcPs_...), size_t *count) {
   using Layout = ::openatc_host_kernel_detail::ArgLayout<typename std::decay<OpenatcPs_>::type...>;
   struct Table {
     size_t at[2 * sizeof...(OpenatcPs_) + 1];
