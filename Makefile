@@ -11,7 +11,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian 12 packages every build, test and demo needs.
 DEPS := cmake ninja-build g++ make python3 libcli11-dev nlohmann-json3-dev libflatbuffers-dev \
         flatbuffers-compiler libzstd-dev catch2 libprotobuf-dev protobuf-compiler libonnx-dev \
-        libxxhash-dev clang-19 libclang-rt-19-dev binutils libdnnl-dev libonnx-testdata
+        libxxhash-dev clang-19 libclang-rt-19-dev binutils llvm libdnnl-dev libonnx-testdata
 
 DEMO_OUT := $(BUILD)/demo
 

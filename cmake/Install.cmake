@@ -34,6 +34,5 @@ foreach(_f OpenATCConfig OpenATCConfigVersion)
   install(FILES ${CMAKE_BINARY_DIR}/forward/${_f}.cmake DESTINATION share/cmake/OpenATC)
 endforeach()
 
-# ---- toolchain: the host `bisheng` driver and the ASC CMake package/language (bin/, lib64/cmake/ASC).
-# Owned by the toolchain work; absent until it lands.
+# The host `bisheng` driver and the ASC CMake package/language (bin/, share/cmake/ASC).
 include(cmake/InstallToolchain.cmake OPTIONAL)

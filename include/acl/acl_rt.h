@@ -136,7 +136,7 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
 /** Writes the current device (always 0) to *deviceId. nullptr -> ACL_ERROR_INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
 /** Device attributes of the host device: ACL_DEV_ATTR_NPU_ARCH -> 0 (the host has no DaVinci
- *  arch; the samples then pass `--npu-arch=dav-0`, which the host RTC ignores), core counts ->
+ *  arch; the samples then pass `--npu-arch=dav-0`, which the host RTC takes as the host reference), core counts ->
  *  the runtime's thread count, memory -> physical memory in bytes. Others -> INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
 
@@ -176,8 +176,9 @@ ACL_FUNC_VISIBILITY aclError aclrtSynchronizeStream(aclrtStream stream);
 /* ---- kernel binaries ---------------------------------------------------------------------- */
 
 /** Loads a host kernel binary (ELF shared object for this CPU exporting
- *  openatc_host_kernel_abi_version() == OPENATC_HOST_KERNEL_ABI_VERSION) from memory. Options
- *  (e.g. the Ascend magic) are accepted and ignored. Identical bytes load once: the same handle
+ *  openatc_host_kernel_abi_version() == OPENATC_HOST_KERNEL_ABI_VERSION) from memory. Options:
+ *  ACL_RT_BINARY_LOAD_OPT_MAGIC with any ACL_RT_BINARY_MAGIC_ELF_* value, LAZY_LOAD 0/1 (the
+ *  host loads at once), CPU_KERNEL_MODE 0; other types or values -> ACL_ERROR_INVALID_PARAM. Identical bytes load once: the same handle
  *  is returned and reference-counted (one aclrtBinaryUnLoad per load). Errors: null/empty data
  *  -> ACL_ERROR_INVALID_PARAM; not an ELF shared object for this machine or wrong ABI version ->
  *  ACL_ERROR_INVALID_FILE; dlopen failure -> ACL_ERROR_INVALID_FILE with the loader's text. */
@@ -187,7 +188,9 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t le
 /** Reads `binPath` and calls aclrtBinaryLoadFromData. Unreadable file -> ACL_ERROR_INVALID_FILE. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
                                                      aclrtBinHandle *binHandle);
-/** Looks up kernel `kernelName` (an exported `void NAME(const void *, size_t)`). Unknown name ->
+/** Looks up kernel `kernelName`: an Ascend C `__global__` kernel of that name (its generated
+ *  entry openatc_ascendc_entry_NAME, or a lowered name from aclrtcGetLoweredName) first, else an
+ *  exported host-ABI `void NAME(const void *, size_t)`. Unknown name ->
  *  ACL_ERROR_KERNEL_NOT_FOUND (100029); bad handle -> ACL_ERROR_INVALID_PARAM. The handle lives
  *  until the binary's last unload. */
 ACL_FUNC_VISIBILITY aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char *kernelName,
@@ -211,6 +214,28 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithHostArgs(aclrtFuncHandle funcH
 ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelV2(aclrtFuncHandle funcHandle, uint32_t numBlocks,
                                                  const void *argsData, size_t argsSize,
                                                  aclrtLaunchKernelCfg *cfg, aclrtStream stream);
+
+/** Starts an args block for `funcHandle` (aclrtKernelArgsAppend, Finalize, then
+ *  aclrtLaunchKernelWithConfig). The handle lives as long as the process. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle *argsHandle);
+/** Appends one parameter's `paramSize` bytes, copied from `param`, at its natural alignment
+ *  (the smaller of 8 and the largest power of two dividing paramSize); after Finalize ->
+ *  ACL_ERROR_INVALID_PARAM. `paramHandle` (may be nullptr) receives the parameter's handle. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void *param, size_t paramSize,
+                                                   aclrtParamHandle *paramHandle);
+/** Ends the args block; it can be launched from now on and no longer appended to. */
+ACL_FUNC_VISIBILITY aclError aclrtKernelArgsFinalize(aclrtArgsHandle argsHandle);
+/** As aclrtLaunchKernelWithHostArgs with the bytes of a finalized args handle of the same
+ *  kernel. `reserve` must be nullptr. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                         aclrtStream stream, aclrtLaunchKernelCfg *cfg,
+                                                         aclrtArgsHandle argsHandle, void *reserve);
+
+/** As aclrtLaunchKernelWithHostArgs with one host pointer per kernel parameter, in order
+ *  (`args[i]` points at parameter i's value); the runtime packs them. Only for Ascend C kernels
+ *  (their parameter layout is known); a host-ABI kernel -> ACL_ERROR_FEATURE_UNSUPPORTED. */
+ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(aclrtFuncHandle funcHandle, uint32_t numBlocks,
+                                                            aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args);
 
 #ifdef __cplusplus
 }

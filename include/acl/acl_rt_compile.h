@@ -26,13 +26,20 @@ typedef void *aclrtcProg;
  *  Null prog/src/name -> ACL_ERROR_RTC_INVALID_INPUT. */
 ACL_FUNC_VISIBILITY aclError aclrtcCreateProg(aclrtcProg *prog, const char *src, const char *name, int numHeaders,
                                               const char **headers, const char **includeNames);
-/** Compiles with options: -D..., -I..., -O<n>, -std=... pass to clang; --npu-arch=... is ignored;
- *  anything else -> ACL_ERROR_RTC_INVALID_OPTION. Compiler errors -> ACL_ERROR_RTC_COMPILATION
+/** Compiles Ascend C (or host-ABI) source with options -D..., -I..., -O<n>, -g, -std=... (default
+ *  c++17) and --npu-arch=dav-<n> / --npu-soc=<SoC> (a chip of the emulation table: defines
+ *  __NPU_ARCH__ and OPENATC_ASCENDC_UB_SIZE; dav-0 / dav-host = the host reference); an unknown
+ *  option, arch or SoC, or a chip without RTC -> ACL_ERROR_RTC_INVALID_OPTION. Every __global__
+ *  kernel gets a host entry found by aclrtBinaryGetFunction under its name. Compiler errors -> ACL_ERROR_RTC_COMPILATION
  *  with the compiler's messages in the compile log. Output bytes are reproducible. */
 ACL_FUNC_VISIBILITY aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, const char **options);
-/** Not supported on host: ACL_ERROR_RTC_FAILURE with a message. */
+/** Adds a template kernel instantiation such as "my_kernel<float, 8>" (before compiling; after ->
+ *  ACL_ERROR_RTC_NO_NAME_EXPR_AFTER_COMPILATION; not starting with a name ->
+ *  ACL_ERROR_RTC_NAME_EXPR_NOT_VALID). */
 ACL_FUNC_VISIBILITY aclError aclrtcAddNameExpr(aclrtcProg prog, const char *const nameExpression);
-/** Not supported on host: ACL_ERROR_RTC_FAILURE with a message. */
+/** After a successful compile: the name aclrtBinaryGetFunction finds an added name expression's
+ *  kernel by (valid while the program lives). Before -> ACL_ERROR_RTC_NO_LOWERED_NAMES_BEFORE_COMPILATION;
+ *  an expression never added -> ACL_ERROR_RTC_NAME_EXPR_NOT_VALID. */
 ACL_FUNC_VISIBILITY aclError aclrtcGetLoweredName(aclrtcProg prog, const char *nameExpression,
                                                   const char **loweredName);
 /** Size in bytes of the compiled binary (ACL_ERROR_RTC_INVALID_PROG before a successful compile). */

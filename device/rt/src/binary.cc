@@ -40,6 +40,8 @@ struct Function {
   KernelEntry entry = nullptr;
   bool has_args_size = false;
   size_t args_size = 0;
+  const size_t *params = nullptr;
+  size_t param_count = 0;
 };
 
 struct Binary {
@@ -145,20 +147,34 @@ class Registry {
     if (name == nullptr) ThrowAcl(ACL_ERROR_INVALID_PARAM, "kernelName is a null pointer");
     auto it = bin->functions.find(name);
     if (it != bin->functions.end()) return it->second.get();
+    // An Ascend C kernel's generated entry first (device/rtc/src/source_prep.h), then the host
+    // kernel ABI's `NAME(const void *, size_t)` (openatc/host_kernel.h).
+    const std::string ascend_entry = std::string("openatc_ascendc_entry_") + name;
     dlerror();
-    void *sym = dlsym(bin->dl, name);
+    void *sym = dlsym(bin->dl, ascend_entry.c_str());
+    std::string size_symbol = std::string("openatc_ascendc_args_size_") + name;
+    const bool ascend = sym != nullptr;
+    if (!ascend) {
+      sym = dlsym(bin->dl, name);
+      size_symbol = std::string("openatc_host_kernel_args_size_") + name;
+    }
     if (sym == nullptr) {
-      ThrowAcl(ACL_ERROR_KERNEL_NOT_FOUND, "kernel '" + std::string(name) + "' is not exported by " + bin->label,
-               "Check the kernel name passed to aclrtBinaryGetFunction against the OPENATC_HOST_KERNEL name");
+      ThrowAcl(ACL_ERROR_KERNEL_NOT_FOUND,
+               "kernel '" + std::string(name) + "' is not exported by " + bin->label + " (neither the Ascend C entry " +
+                   ascend_entry + " nor the host kernel entry " + name + ")",
+               "Check the kernel name passed to aclrtBinaryGetFunction against the __global__ function (Ascend C) or "
+               "the OPENATC_HOST_KERNEL name; a template kernel is found by its lowered name (aclrtcGetLoweredName)");
     }
     auto fn = std::make_unique<Function>();
     fn->binary = bin;
     fn->name = name;
     fn->entry = reinterpret_cast<KernelEntry>(sym);
-    std::string size_symbol = std::string("openatc_host_kernel_args_size_") + name;
     if (void *s = dlsym(bin->dl, size_symbol.c_str())) {
       fn->has_args_size = true;
       fn->args_size = reinterpret_cast<size_t (*)()>(s)();
+    }
+    if (void *p = ascend ? dlsym(bin->dl, (std::string("openatc_ascendc_params_") + name).c_str()) : nullptr) {
+      fn->params = reinterpret_cast<const size_t *(*)(size_t *)>(p)(&fn->param_count);
     }
     Function *raw = fn.get();
     bin->functions[name] = std::move(fn);
@@ -186,6 +202,8 @@ class Registry {
     v.name = f->name;
     v.has_args_size = f->has_args_size;
     v.args_size = f->args_size;
+    v.params = f->params;
+    v.param_count = f->param_count;
     return v;
   }
 
@@ -315,6 +333,55 @@ Registry &TheRegistry() {
   return *r;
 }
 
+const char *MagicName(uint32_t magic) {
+  switch (magic) {
+    case ACL_RT_BINARY_MAGIC_ELF_AICORE: return "ACL_RT_BINARY_MAGIC_ELF_AICORE";
+    case ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE: return "ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE";
+    case ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE: return "ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE";
+    default: return nullptr;
+  }
+}
+
+/** Checks the load options: the Ascend magic (any kernel magic of acl_rt.h: host binaries run on
+ *  every core type alike), lazy load 0/1 (loading is always immediate on the host), CPU kernel
+ *  mode 0. Anything else is refused naming the option. */
+void CheckLoadOptions(const aclrtBinaryLoadOptions *options) {
+  if (options == nullptr || options->numOpt == 0) return;
+  if (options->options == nullptr) {
+    ThrowAcl(ACL_ERROR_INVALID_PARAM, "options->numOpt is " + std::to_string(options->numOpt) + " but options->options is null",
+             "Pass an array of numOpt aclrtBinaryLoadOption, or numOpt 0");
+  }
+  for (size_t i = 0; i < options->numOpt; ++i) {
+    const aclrtBinaryLoadOption &o = options->options[i];
+    const std::string which = "load option " + std::to_string(i);
+    switch (static_cast<int>(o.type)) {
+      case ACL_RT_BINARY_LOAD_OPT_MAGIC:
+        if (MagicName(o.value.magic) == nullptr) {
+          ThrowAcl(ACL_ERROR_INVALID_PARAM, which + " (ACL_RT_BINARY_LOAD_OPT_MAGIC) has unknown magic 0x" + Hex64(o.value.magic).substr(8),
+                   "Use ACL_RT_BINARY_MAGIC_ELF_AICORE, ACL_RT_BINARY_MAGIC_ELF_VECTOR_CORE or ACL_RT_BINARY_MAGIC_ELF_CUBE_CORE");
+        }
+        break;
+      case ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD:
+        if (o.value.isLazyLoad > 1) {
+          ThrowAcl(ACL_ERROR_INVALID_PARAM,
+                   which + " (ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD) is " + std::to_string(o.value.isLazyLoad), "Pass 0 or 1");
+        }
+        break;
+      case ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE:
+        if (o.value.cpuKernelMode != 0) {
+          ThrowAcl(ACL_ERROR_INVALID_PARAM,
+                   which + " (ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE) is " + std::to_string(o.value.cpuKernelMode) +
+                       ": AI CPU kernel binaries are not supported by the host runtime",
+                   "Load host kernel binaries (aclrtcGetBinData or bisheng's .aicore_binary) with mode 0");
+        }
+        break;
+      default:
+        ThrowAcl(ACL_ERROR_INVALID_PARAM, which + " has unknown type " + std::to_string(static_cast<int>(o.type)),
+                 "Use ACL_RT_BINARY_LOAD_OPT_MAGIC, ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD or ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE");
+    }
+  }
+}
+
 std::vector<unsigned char> ReadFile(const char *path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -348,9 +415,9 @@ extern "C" {
 
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t length,
                                                      const aclrtBinaryLoadOptions *options, aclrtBinHandle *binHandle) {
-  (void)options;  // the Ascend magic / lazy-load options mean nothing on host
   return Guard("aclrtBinaryLoadFromData", [&] {
     if (binHandle == nullptr) ThrowAcl(ACL_ERROR_INVALID_PARAM, "binHandle is a null pointer");
+    CheckLoadOptions(options);
     if (data == nullptr || length == 0) {
       ThrowAcl(ACL_ERROR_INVALID_PARAM, data == nullptr ? "data is a null pointer" : "length is 0",
                "Pass the kernel binary's bytes and their count");
@@ -361,9 +428,9 @@ ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromData(const void *data, size_t le
 
 ACL_FUNC_VISIBILITY aclError aclrtBinaryLoadFromFile(const char *binPath, aclrtBinaryLoadOptions *options,
                                                      aclrtBinHandle *binHandle) {
-  (void)options;
   return Guard("aclrtBinaryLoadFromFile", [&] {
     if (binHandle == nullptr) ThrowAcl(ACL_ERROR_INVALID_PARAM, "binHandle is a null pointer");
+    CheckLoadOptions(options);
     if (binPath == nullptr) ThrowAcl(ACL_ERROR_INVALID_PARAM, "binPath is a null pointer");
     std::vector<unsigned char> bytes = ReadFile(binPath);
     if (bytes.empty()) ThrowAcl(ACL_ERROR_INVALID_FILE, "kernel binary '" + std::string(binPath) + "' is empty");

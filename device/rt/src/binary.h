@@ -21,6 +21,8 @@ struct FunctionView {
   std::string name;
   bool has_args_size = false;  ///< the kernel exports openatc_host_kernel_args_size_<name>
   size_t args_size = 0;        ///< bytes of packed arguments the kernel reads
+  const size_t *params = nullptr;  ///< Ascend C kernels: {offset, size} per parameter, else null
+  size_t param_count = 0;
 };
 
 /** Validates `func`; unknown handle -> ACL_ERROR_INVALID_PARAM. */

@@ -46,7 +46,19 @@
   X(aclrtLaunchKernelV2,                                                                                        \
     (aclrtFuncHandle funcHandle, uint32_t numBlocks, const void *argsData, size_t argsSize,                     \
      aclrtLaunchKernelCfg *cfg, aclrtStream stream),                                                            \
-    (funcHandle, numBlocks, argsData, argsSize, cfg, stream), 0)
+    (funcHandle, numBlocks, argsData, argsSize, cfg, stream), 0)                                              \
+  X(aclrtKernelArgsInit, (aclrtFuncHandle funcHandle, aclrtArgsHandle * argsHandle), (funcHandle, argsHandle), 0) \
+  X(aclrtKernelArgsAppend,                                                                                      \
+    (aclrtArgsHandle argsHandle, void *param, size_t paramSize, aclrtParamHandle *paramHandle),                 \
+    (argsHandle, param, paramSize, paramHandle), 0)                                                             \
+  X(aclrtKernelArgsFinalize, (aclrtArgsHandle argsHandle), (argsHandle), 0)                                     \
+  X(aclrtLaunchKernelWithConfig,                                                                                \
+    (aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg *cfg,             \
+     aclrtArgsHandle argsHandle, void *reserve),                                                                \
+    (funcHandle, numBlocks, stream, cfg, argsHandle, reserve), 0)                                              \
+  X(aclrtLaunchKernelWithArgsArray,                                                                             \
+    (aclrtFuncHandle funcHandle, uint32_t numBlocks, aclrtStream stream, aclrtLaunchKernelCfg *cfg, void **args), \
+    (funcHandle, numBlocks, stream, cfg, args), 0)
 
 extern "C" {
 #define OPENATC_DECLARE_HOST_RT(name, params, args, required) aclError openatc_host_##name params;

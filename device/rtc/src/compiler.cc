@@ -145,20 +145,35 @@ std::string CompilerPath() {
   return "clang++";
 }
 
-std::string SdkIncludeDir() {
+/** The folder of the binary holding this code: libacl_rtc.so (P/lib64) or bisheng (P/bin). */
+static std::string SelfDir() {
   Dl_info info;
-  if (dladdr(reinterpret_cast<void *>(&aclrtcCreateProg), &info) != 0 && info.dli_fname != nullptr) {
-    std::string lib = info.dli_fname;
-    size_t slash = lib.rfind('/');
-    std::string dir = slash == std::string::npos ? "." : lib.substr(0, slash);
-    std::string candidate = dir + "/../include";
-    if (FileExists(candidate + "/openatc/host_kernel.h")) return candidate;
+  std::string self;
+  if (dladdr(reinterpret_cast<void *>(&SelfDir), &info) != 0 && info.dli_fname != nullptr) self = info.dli_fname;
+  if (self.find('/') == std::string::npos) {  // the main program is named as it was started
+    char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    self = n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
   }
+  size_t slash = self.rfind('/');
+  return slash == std::string::npos ? "." : self.substr(0, slash);
+}
+
+std::string SdkIncludeDir() {
+  std::string candidate = SelfDir() + "/../include";
+  if (FileExists(candidate + "/openatc/host_kernel.h")) return candidate;
 #ifdef OPENATC_RTC_SOURCE_INCLUDE_DIR
   return OPENATC_RTC_SOURCE_INCLUDE_DIR;
 #else
   return "";
 #endif
+}
+
+std::string AscendCIncludeDir() {
+  std::string candidate = SelfDir() + "/../asc/include";
+  if (FileExists(candidate + "/kernel_operator.h")) return candidate;
+  std::string sdk = SdkIncludeDir();
+  return sdk.empty() ? sdk : sdk + "/ascendc";
 }
 
 CompileResult Compile(const CompileRequest &request) {
@@ -167,16 +182,18 @@ CompileResult Compile(const CompileRequest &request) {
   if (memfd.fd < 0) Fail(ACL_ERROR_RTC_FAILURE, std::string("memfd_create failed: ") + std::strerror(errno));
 
   const std::string cxx = CompilerPath();
-  std::vector<std::string> args = {cxx, "-shared", "-fPIC", "-O2", "-std=c++17"};
+  std::vector<std::string> args = {cxx, request.object ? "-c" : "-shared", "-fPIC", "-O2", "-std=c++17"};
   std::string sdk = SdkIncludeDir();
   if (!sdk.empty()) args.push_back("-I" + sdk);
+  std::string asc = AscendCIncludeDir();
+  if (!asc.empty()) args.push_back("-I" + asc);
   if (!header_dir.path().empty()) {
     args.push_back("-I" + header_dir.path());
     args.push_back("-ffile-prefix-map=" + header_dir.path() + "=.");
   }
   for (const auto &f : request.user_flags) args.push_back(f);
-  args.insert(args.end(), {"-fuse-ld=bfd", "-Wl,--build-id=none", "-o", "/proc/self/fd/" + std::to_string(memfd.fd),
-                           "-x", "c++", "-"});
+  if (!request.object) args.insert(args.end(), {"-fuse-ld=bfd", "-Wl,--build-id=none"});
+  args.insert(args.end(), {"-o", "/proc/self/fd/" + std::to_string(memfd.fd), "-x", "c++", "-"});
   std::vector<char *> argv;
   for (auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
   argv.push_back(nullptr);

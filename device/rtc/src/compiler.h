@@ -14,6 +14,7 @@ struct CompileRequest {
   std::string source;                                         ///< C++ source text
   std::vector<std::string> user_flags;                        ///< validated -D/-I/-O/-std flags
   std::vector<std::pair<std::string, std::string>> headers;   ///< in-memory headers (name, text)
+  bool object = false;  ///< a relocatable -fPIC object (-c) instead of a shared object
 };
 
 struct CompileResult {
@@ -26,6 +27,10 @@ struct CompileResult {
 std::string CompilerPath();
 /** The SDK include folder holding openatc/host_kernel.h (install tree first, then source tree). */
 std::string SdkIncludeDir();
+
+/** The Ascend C include folder holding kernel_operator.h: <lib>/../asc/include when installed,
+ *  else the SDK include folder's ascendc/. */
+std::string AscendCIncludeDir();
 
 /** Compiles. Returns ok=false with the compiler's output for compile errors; throws
  *  openatc::Error (code "ACL<n>") when the compiler cannot be run at all. */

@@ -2,6 +2,7 @@
 // compile through compiler.cc, binary and log retrieval. Failures return ACL_ERROR_RTC_* codes
 // and are reported through aclGetRecentErrMsg (libascendcl); compile problems also land in
 // the program's compile log.
+#include <cctype>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "openatc/common/log.h"
 #include "openatc/rt/runtime.h"
 #include "options.h"
+#include "source_prep.h"
 
 namespace openatc {
 namespace rtc {
@@ -25,6 +27,7 @@ struct Program {
   std::string source;
   std::string name;
   std::vector<std::pair<std::string, std::string>> headers;
+  std::vector<NameExpr> exprs;  // aclrtcAddNameExpr, in order
   std::vector<uint8_t> binary;
   std::string log;
   bool compiled = false;
@@ -164,7 +167,7 @@ ACL_FUNC_VISIBILITY aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, 
       p->log = Text(e) + "\n";
       throw;
     }
-    request.source = p->source;
+    request.source = PrepareAscendC(p->source, p->name, p->exprs);
     request.headers = p->headers;
     CompileResult r = Compile(request);
     p->log = r.log;
@@ -179,21 +182,45 @@ ACL_FUNC_VISIBILITY aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, 
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtcAddNameExpr(aclrtcProg prog, const char *const nameExpression) {
-  (void)nameExpression;
   return Guard("aclrtcAddNameExpr", [&] {
-    Resolve(prog);
-    Throw(ACL_ERROR_RTC_FAILURE, "name expressions are not supported by the host RTC",
-          "Export kernels with OPENATC_HOST_KERNEL (extern \"C\" names) and look them up by name");
+    Program *p = Resolve(prog);
+    CheckOut(nameExpression, "nameExpression");
+    std::string e = nameExpression;
+    if (e.empty() || !(std::isalpha(static_cast<unsigned char>(e[0])) || e[0] == '_' || e[0] == ':')) {
+      Throw(ACL_ERROR_RTC_NAME_EXPR_NOT_VALID, "name expression '" + e + "' does not start with a kernel name",
+            "Pass a kernel name with its template arguments, e.g. \"my_kernel<float, 8>\"");
+    }
+    std::lock_guard<std::mutex> lock(p->mutex);
+    if (p->compiled) {
+      Throw(ACL_ERROR_RTC_NO_NAME_EXPR_AFTER_COMPILATION, "program '" + p->name + "' is already compiled",
+            "Add name expressions before aclrtcCompileProg");
+    }
+    for (const NameExpr &x : p->exprs) {
+      if (x.expression == e) return;
+    }
+    p->exprs.push_back({e, LoweredName(e, p->exprs.size())});
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclrtcGetLoweredName(aclrtcProg prog, const char *nameExpression, const char **loweredName) {
-  (void)nameExpression;
   return Guard("aclrtcGetLoweredName", [&] {
-    Resolve(prog);
+    Program *p = Resolve(prog);
+    CheckOut(nameExpression, "nameExpression");
     CheckOut(loweredName, "loweredName");
-    Throw(ACL_ERROR_RTC_FAILURE, "lowered names are not supported by the host RTC",
-          "Export kernels with OPENATC_HOST_KERNEL (extern \"C\" names) and look them up by name");
+    std::lock_guard<std::mutex> lock(p->mutex);
+    if (!p->compiled) {
+      Throw(ACL_ERROR_RTC_NO_LOWERED_NAMES_BEFORE_COMPILATION, "program '" + p->name + "' is not compiled yet",
+            "Call aclrtcCompileProg first");
+    }
+    for (const NameExpr &x : p->exprs) {
+      if (x.expression == nameExpression) {
+        *loweredName = x.lowered.c_str();
+        return;
+      }
+    }
+    Throw(ACL_ERROR_RTC_NAME_EXPR_NOT_VALID,
+          "name expression '" + std::string(nameExpression) + "' was not added to program '" + p->name + "'",
+          "Add it with aclrtcAddNameExpr before compiling");
   });
 }
 

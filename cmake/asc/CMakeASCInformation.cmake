@@ -1,0 +1,36 @@
+# enable_language(ASC), step 2: how .asc sources compile (bisheng -c, host objects carrying the
+# kernel in .aicore_binary) and how ASC-only targets link (with the C++ compiler driver).
+set(CMAKE_ASC_OUTPUT_EXTENSION .o)
+set(CMAKE_INCLUDE_FLAG_ASC "-I")
+set(CMAKE_INCLUDE_SYSTEM_FLAG_ASC "-isystem ")
+set(CMAKE_ASC_COMPILE_OPTIONS_PIC "-fPIC")
+set(CMAKE_SHARED_LIBRARY_ASC_FLAGS "-fPIC")
+set(CMAKE_SHARED_LIBRARY_CREATE_ASC_FLAGS "-shared")
+set(CMAKE_SHARED_LIBRARY_SONAME_ASC_FLAG "-Wl,-soname,")
+
+set(CMAKE_ASC_FLAGS_INIT "$ENV{ASCFLAGS} ${CMAKE_ASC_FLAGS_INIT}")
+string(APPEND CMAKE_ASC_FLAGS_DEBUG_INIT " -O0 -g")
+string(APPEND CMAKE_ASC_FLAGS_RELEASE_INIT " -O3 -DNDEBUG")
+string(APPEND CMAKE_ASC_FLAGS_RELWITHDEBINFO_INIT " -O2 -g -DNDEBUG")
+string(APPEND CMAKE_ASC_FLAGS_MINSIZEREL_INIT " -Os -DNDEBUG")
+cmake_initialize_per_config_variable(CMAKE_ASC_FLAGS "Flags used by the Ascend C compiler (bisheng)")
+
+if(NOT CMAKE_ASC_COMPILE_OBJECT)
+  set(CMAKE_ASC_COMPILE_OBJECT "<CMAKE_ASC_COMPILER> <DEFINES> <INCLUDES> <FLAGS> -x asc -c <SOURCE> -o <OBJECT>")
+endif()
+# A target made of .asc files only links with the C++ driver; a target with C++ sources links
+# with the C++ linker anyway (higher linker preference).
+if(NOT CMAKE_ASC_CREATE_SHARED_LIBRARY)
+  set(CMAKE_ASC_CREATE_SHARED_LIBRARY
+      "<CMAKE_CXX_COMPILER> <CMAKE_SHARED_LIBRARY_ASC_FLAGS> <LINK_FLAGS> -shared <SONAME_FLAG><TARGET_SONAME> -o <TARGET> <OBJECTS> <LINK_LIBRARIES>")
+endif()
+if(NOT CMAKE_ASC_CREATE_SHARED_MODULE)
+  set(CMAKE_ASC_CREATE_SHARED_MODULE "${CMAKE_ASC_CREATE_SHARED_LIBRARY}")
+endif()
+if(NOT CMAKE_ASC_LINK_EXECUTABLE)
+  set(CMAKE_ASC_LINK_EXECUTABLE "<CMAKE_CXX_COMPILER> <FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+endif()
+if(NOT CMAKE_ASC_CREATE_STATIC_LIBRARY)
+  set(CMAKE_ASC_CREATE_STATIC_LIBRARY "<CMAKE_AR> qc <TARGET> <LINK_FLAGS> <OBJECTS>" "<CMAKE_RANLIB> <TARGET>")
+endif()
+set(CMAKE_ASC_INFORMATION_LOADED 1)
