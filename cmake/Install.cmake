@@ -4,7 +4,7 @@
 # lib64/libcustom_op_registry_static.a  lib64/cmake/OpenATC/  opp/builtin/
 include(GNUInstallDirs)
 install(TARGETS atc omrun RUNTIME DESTINATION bin)
-install(TARGETS ascendcl acl_rtc register gert lowering ge_runner LIBRARY DESTINATION lib64)
+install(TARGETS ascendcl acl_rtc register gert lowering ge_runner openatc_ge_ir_proto LIBRARY DESTINATION lib64)
 install(TARGETS custom_op_registry_static ARCHIVE DESTINATION lib64)
 install(DIRECTORY include/ DESTINATION include)
 install(DIRECTORY DESTINATION opp/builtin)
