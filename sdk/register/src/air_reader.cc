@@ -104,9 +104,14 @@ struct Loader {
   }
   static OperatorImpl &Impl(const ge::Operator &op) { return *ge::OperatorAccess::Impl(op); }
 
+  // Data-input entries (all but control edges; a malformed entry counts and Link reports it).
   static size_t DataInputs(const geir::OpDef &op) {
     size_t n = 0;
-    for (const auto &t : op.input()) n += (t.empty() || t.rfind(":-") == std::string::npos) ? 1 : 0;
+    for (const auto &t : op.input()) {
+      Edge e;
+      std::string ignored;
+      n += !ParseEdge(t, &e, &ignored) || !e.connected || e.index >= 0 ? 1 : 0;
+    }
     return n;
   }
 
