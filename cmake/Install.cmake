@@ -9,7 +9,7 @@
 #   python/site-packages/
 include(GNUInstallDirs)
 install(TARGETS atc omrun RUNTIME DESTINATION bin)
-install(TARGETS ascendcl acl_rtc register gert lowering ge_runner LIBRARY DESTINATION lib64)
+install(TARGETS ascendcl acl_rtc register gert lowering ge_runner openatc_ge_ir_proto LIBRARY DESTINATION lib64)
 # GE's other library names: linker scripts leading to the libraries above (ge_api/compat_libs).
 install(FILES ${OPENATC_COMPAT_LIB_FILES} DESTINATION lib64)
 install(TARGETS custom_op_registry_static ARCHIVE DESTINATION lib64)

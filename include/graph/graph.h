@@ -4,7 +4,8 @@
  * `Graph("name").SetInputs({data}).SetOutputs({add2})`, as the samples' graph builders do
  * (docs/custom-op-lifecycle.md §11). Copies share the graph.
  *
- * SaveToFile (AIR writing) is not implemented yet: it returns GRAPH_FAILED and logs why.
+ * SaveToFile / LoadFromFile write and read AIR (binary ge.proto.ModelDef, docs/ge-ir.md §1):
+ * the same graph gives the same bytes on every run.
  */
 #ifndef OPENATC_GRAPH_GRAPH_H_
 #define OPENATC_GRAPH_GRAPH_H_
@@ -50,10 +51,19 @@ class OPENATC_SDK_API Graph {
   /// Number of distinct operators reachable from the inputs, outputs and targets.
   size_t GetOpCount() const;
 
-  /// Not implemented yet (AIR writing is a later feature): GRAPH_FAILED with an error log.
+  /// Writes the graph as an AIR file (binary ge.proto.ModelDef) atomically: nodes in topological
+  /// order (producers first, in the order the inputs, outputs and targets reach them), inputs as
+  /// "node:index", control inputs as "node:-1". GRAPH_FAILED with the reason logged (and kept as the
+  /// SDK's last error) for an invalid graph, a cycle or an unwritable path; nothing is written then.
   graphStatus SaveToFile(const char_t *file_name) const;
   [[deprecated("use SaveToFile(const char_t *)")]] graphStatus SaveToFile(const std::string &file_name) const {
     return SaveToFile(file_name.c_str());
+  }
+  /// Replaces this graph with the one in an AIR file (graph[0] of the ModelDef). GRAPH_FAILED with
+  /// the reason logged for an unreadable or malformed file; the graph is unchanged then.
+  graphStatus LoadFromFile(const char_t *file_name);
+  [[deprecated("use LoadFromFile(const char_t *)")]] graphStatus LoadFromFile(const std::string &file_name) {
+    return LoadFromFile(file_name.c_str());
   }
 
  private:

@@ -29,7 +29,7 @@ RULES = {
     'schemas': ['include'],
     'common': ['include'],
     'om_format': ['include', 'schemas', 'common'],
-    'sdk/register': ['include', 'common'],
+    'sdk/register': ['include', 'common', 'schemas'],  # schemas: ge_ir.proto for AIR files
     'sdk/gert': ['include', 'common', 'sdk/register'],
     'sdk/opp': ['include', 'common', 'sdk/register', 'sdk/gert'],
     'sdk/custom_op_registry_static': ['include', 'sdk/register', 'sdk/gert'],

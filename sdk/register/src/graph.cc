@@ -1,5 +1,6 @@
 // ge::Graph (graph/graph.h): an in-memory graph = name + input, output and target operators.
-// Nodes are reached through the operators' input links. AIR writing is a later feature.
+// Nodes are reached through the operators' input links. AIR files: air_writer.cc, air_reader.cc.
+#include "graph_impl.h"
 #include "operator_impl.h"
 
 #include <set>
@@ -8,19 +9,6 @@
 #include "openatc/register/graph_view.h"
 
 namespace ge {
-
-class GraphImpl {
- public:
-  std::string name;
-  std::vector<Operator> inputs;
-  std::vector<std::pair<Operator, std::vector<size_t>>> outputs;
-  std::vector<Operator> targets;
-};
-
-class GraphAccess {
- public:
-  static const std::shared_ptr<GraphImpl> &Impl(const Graph &g) { return g.impl_; }
-};
 
 namespace {
 using openatc::reg::SetSdkError;
@@ -110,13 +98,6 @@ size_t Graph::GetOpCount() const {
   }
 }
 
-graphStatus Graph::SaveToFile(const char_t *file_name) const {
-  SetSdkError(std::string("Graph::SaveToFile('") + (file_name != nullptr ? file_name : "") +
-              "'): writing AIR files is not implemented yet in OpenATC (a later release adds it); "
-              "write the graph as JSON for atc instead");
-  return GRAPH_FAILED;
-}
-
 }  // namespace ge
 
 // ---------------------------------------------------------------- internal graph view
@@ -180,6 +161,9 @@ struct Walker {
       }
       n.inputs.push_back(std::move(in));
     }
+    for (const auto &ir : op.ir_inputs) n.ir_inputs.emplace_back(ir.name, ir.kind);
+    for (const auto &ir : op.ir_outputs) n.ir_outputs.emplace_back(ir.name, ir.kind);
+    for (const auto &a : op.ir_attrs) n.ir_attr_names.push_back(a.name);
     for (const auto &slot : op.outputs) {
       NodeOutputView out;
       out.name = slot.name;

@@ -41,6 +41,11 @@ struct NodeView {
   std::vector<NodeOutputView> outputs;  ///< flattened, IR order
   std::vector<std::pair<std::string, AttrValue>> attrs;  ///< in the order first set (IR defaults first)
   std::vector<size_t> control_inputs;
+  /// The REG_OP prototype: IR inputs / outputs (name, IrInputKind / IrOutputKind value) in
+  /// declaration order, and IR attribute names in declaration order.
+  std::vector<std::pair<std::string, int>> ir_inputs;
+  std::vector<std::pair<std::string, int>> ir_outputs;
+  std::vector<std::string> ir_attr_names;
 };
 
 struct GraphView {
