@@ -137,7 +137,10 @@ ACL_FUNC_VISIBILITY aclError aclrtResetDevice(int32_t deviceId);
 ACL_FUNC_VISIBILITY aclError aclrtGetDevice(int32_t *deviceId);
 /** Device attributes of the host device: ACL_DEV_ATTR_NPU_ARCH -> 0 (the host has no DaVinci
  *  arch; the samples then pass `--npu-arch=dav-0`, which the host RTC takes as the host reference), core counts ->
- *  the runtime's thread count, memory -> physical memory in bytes. Others -> INVALID_PARAM. */
+ *  the runtime's thread count, memory -> physical memory in bytes. Others -> INVALID_PARAM.
+ *  With OPENATC_EMULATION set (read at the first call), the device is the emulated chip:
+ *  ACL_DEV_ATTR_NPU_ARCH -> its NpuArch (2201 for Ascend910B1), AICORE / CUBE / VECTOR core
+ *  counts -> its ai_core_cnt / cube_core_cnt / vector_core_cnt; a bad value -> INVALID_PARAM. */
 ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t *value);
 
 /* ---- memory ------------------------------------------------------------------------------- */

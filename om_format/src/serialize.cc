@@ -317,7 +317,7 @@ std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options) 
                 "the model's target '" + openatc::DescribeTarget(model.target) +
                     "' cannot be recorded in an OM of format " + std::to_string(kFormatMajor) + "." +
                     std::to_string(kFormatMinor) + " (soc_version and arch would read back as another target)",
-                "Build it for host or for an Ascend chip through CANN");
+                "Build it for host, for an Ascend chip through CANN, or for a chip of the emulation facts table");
   }
   EnvelopeWriter writer(options);
   return writer.Build(model);

@@ -2,8 +2,10 @@
 // docs/atc-flags.md §7): "host" in any letter case gives this CPU's host target; every Ascend
 // name in any letter case gives the canonical name when CANN's RTC is installed (a fake CANN root
 // here: a folder holding lib64/libacl_rtc.so) and OA1301 naming every path searched when it is
-// not; an unknown name gets E10001 with the accepted list; nothing yields an emulated target yet.
-// Also the OM record's reading (TargetFromRecord) and the default CANN roots ($ASCEND_HOME_PATH first).
+// not; an unknown name gets E10001 with the accepted list. With the emulation switch
+// (OPENATC_EMULATION, openatc::Emulation) a chip of the facts table is emulated on this CPU, with
+// or without CANN. Also the OM record's reading (TargetFromRecord) and the default CANN roots
+// ($ASCEND_HOME_PATH first).
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
 
@@ -144,7 +146,9 @@ TEST_CASE("target: an Ascend name without CANN names every path searched", "[tar
       CHECK(e.message() == "--soc_version " + canonical +
                                " needs CANN's RTC (libacl_rtc.so), which was not found; searched " + cann.without +
                                "/lib64/libacl_rtc.so, " + cann.dir + "/missing/lib64/libacl_rtc.so");
-      CHECK(e.hint() == "Install CANN and set ASCEND_HOME_PATH, or pass --soc_version host to build for this CPU");
+      CHECK(e.hint() == "Install CANN and set ASCEND_HOME_PATH, pass --soc_version host to build for this CPU, or "
+                        "emulate the chip on this CPU with `export OPENATC_EMULATION=1` (chips: Ascend910B1, "
+                        "Ascend910_9362, Ascend310P3, Ascend310B1)");
     }
   }
 }
@@ -202,6 +206,86 @@ TEST_CASE("target: an OM's record as a target", "[target]") {
   CHECK_FALSE(TargetFromRecord("HOST", "x86_64"));        // the record holds canonical spellings only
   CHECK_FALSE(TargetFromRecord("ascend910b1", ""));
   CHECK_FALSE(TargetFromRecord("Ascend999", ""));
-  CHECK_FALSE(TargetFromRecord("Ascend910B1", "x86_64"));  // an Ascend chip has no CPU arch
+  // An Ascend chip of the facts table with a CPU arch: emulated on that CPU.
+  CHECK(TargetFromRecord("Ascend910B1", "x86_64") == Target{TargetKind::kAscendEmulated, "Ascend910B1", "x86_64"});
+  CHECK(TargetFromRecord("Ascend910_9362", "aarch64") ==
+        Target{TargetKind::kAscendEmulated, "Ascend910_9362", "aarch64"});
+  CHECK_FALSE(TargetFromRecord("Ascend910B2", "x86_64"));  // accepted name, but not emulatable
+  CHECK_FALSE(TargetFromRecord("ascend910b1", "x86_64"));  // canonical spellings only
   CHECK_FALSE(TargetFromRecord("", ""));
+  CHECK(openatc::DescribeTarget(Target{TargetKind::kAscendEmulated, "Ascend910B1", "x86_64"}) ==
+        "Ascend910B1, emulated on host (x86_64)");
+}
+
+TEST_CASE("target: the emulation switch's values", "[target][emulation]") {
+  using openatc::ParseEmulation;
+  CHECK_FALSE(ParseEmulation(nullptr).on());
+  CHECK_FALSE(ParseEmulation("").on());
+  CHECK(ParseEmulation("1").chip == "Ascend910B1");
+  CHECK(ParseEmulation("1").value == "1");
+  CHECK(ParseEmulation("ascend910_9362").chip == "Ascend910_9362");
+  CHECK(ParseEmulation("Ascend310B1").chip == "Ascend310B1");
+  for (const char *bad : {"0", "yes", "Ascend910B2", "host", " 1"}) {
+    try {
+      ParseEmulation(bad);
+      FAIL("no error for " << bad);
+    } catch (const openatc::Error &e) {
+      CHECK(e.category() == openatc::ErrorCategory::kUsage);
+      CHECK(e.code() == "E10001");
+      CHECK(e.message() == "value '" + std::string(bad) +
+                               "' of OPENATC_EMULATION is not supported. Accepted: 1 (= Ascend910B1), Ascend910B1, "
+                               "Ascend910_9362, Ascend310P3, Ascend310B1 (the chips of the facts table, "
+                               "common/src/chip_facts.cc)");
+      CHECK(e.hint() == "Set OPENATC_EMULATION to one of them, or unset it");
+    }
+  }
+}
+
+TEST_CASE("target: ResolveTarget with the switch, with and without CANN", "[target][emulation]") {
+  FakeCann cann;
+  const openatc::Emulation off;
+  const openatc::Emulation a2 = openatc::ParseEmulation("1");
+  const openatc::Emulation a3 = openatc::ParseEmulation("Ascend910_9362");
+  const std::string arch = openatc::HostCpuArch();
+  for (const auto &roots : {std::vector<std::string>{cann.with}, std::vector<std::string>{cann.without}}) {
+    // The switch on: --soc_version picks the chip, CANN present or not; host stays host.
+    for (const auto &e : {a2, a3}) {
+      CHECK(ResolveTarget("Ascend910B1", e, roots) == Target{TargetKind::kAscendEmulated, "Ascend910B1", arch});
+      CHECK(ResolveTarget("ASCEND910_9362", e, roots) == Target{TargetKind::kAscendEmulated, "Ascend910_9362", arch});
+      CHECK(ResolveTarget("ascend310p3", e, roots) == Target{TargetKind::kAscendEmulated, "Ascend310P3", arch});
+      CHECK(ResolveTarget("host", e, roots) == openatc::HostTarget());
+      try {
+        ResolveTarget("Ascend910B2", e, roots);
+        FAIL("no error");
+      } catch (const openatc::Error &err) {
+        CHECK(err.code() == "E10001");
+        CHECK(err.message() == "--soc_version Ascend910B2 cannot be emulated (OPENATC_EMULATION=" + e.value +
+                                   " is set); the chips of the facts table are: Ascend910B1, Ascend910_9362, "
+                                   "Ascend310P3, Ascend310B1");
+      }
+      CHECK_THROWS_AS(ResolveTarget("Ascend999", e, roots), openatc::Error);
+      CHECK_THROWS_AS(ResolveTarget("", e, roots), openatc::Error);
+    }
+  }
+  // The switch off: CANN decides, as without the emulation argument.
+  CHECK(ResolveTarget("Ascend910B1", off, {cann.with}) == Target{TargetKind::kAscendCann, "Ascend910B1", ""});
+  try {
+    ResolveTarget("Ascend910B1", off, {cann.without});
+    FAIL("no error");
+  } catch (const openatc::Error &e) {
+    CHECK(e.code() == "OA1301");
+  }
+}
+
+TEST_CASE("target: the one emulation warning line", "[target][emulation]") {
+  FakeCann cann;
+  const std::string arch = openatc::HostCpuArch();
+  CHECK(openatc::EmulationWarning(openatc::Emulation{}, {cann.with}).empty());
+  CHECK(openatc::EmulationWarning(openatc::ParseEmulation("1"), {cann.without}) ==
+        "OA1302: OPENATC_EMULATION=1: emulation is on: Ascend --soc_version values of the facts table build and run "
+        "on this CPU (" + arch + "), the device is an emulated Ascend910B1. Unset OPENATC_EMULATION to stop emulating.");
+  CHECK(openatc::EmulationWarning(openatc::ParseEmulation("ascend910_9362"), {cann.without, cann.with}) ==
+        "OA1302: OPENATC_EMULATION=ascend910_9362: emulation is on: Ascend --soc_version values of the facts table "
+        "build and run on this CPU (" + arch + "), the device is an emulated Ascend910_9362; CANN (" +
+            cann.with + "/lib64/libacl_rtc.so) is not used: the switch wins. Unset OPENATC_EMULATION to use CANN.");
 }

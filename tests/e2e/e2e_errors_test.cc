@@ -74,7 +74,9 @@ TEST_CASE("atc: --soc_version errors", "[e2e]") {
                              "was not found; searched " +
                                  dir + "/no-cann/lib64/libacl_rtc.so, /usr/local/Ascend/ascend-toolkit/latest/lib64/"
                                        "libacl_rtc.so, /usr/local/Ascend/cann/lib64/libacl_rtc.so. Install CANN and "
-                                       "set ASCEND_HOME_PATH, or pass --soc_version host to build for this CPU."));
+                                       "set ASCEND_HOME_PATH, pass --soc_version host to build for this CPU, or "
+                                       "emulate the chip on this CPU with `export OPENATC_EMULATION=1` (chips: "
+                                       "Ascend910B1, Ascend910_9362, Ascend310P3, Ascend310B1)."));
 
   auto unknown = RunAtc({"--model", dir + "/g.json", "--soc_version", "Ascend999", "--output", dir + "/m"}, AxpyOpp());
   CHECK(unknown.exit_code == 255);

@@ -230,19 +230,44 @@ TEST_CASE("om version: the target record reads as the target kind, and an unknow
 
 TEST_CASE("om version: a target the file cannot record is refused when writing", "[om]") {
   om::Model m = omtest::MakeSmallModel();
-  m.target = openatc::Target{openatc::TargetKind::kAscendEmulated, "Ascend910B1", "x86_64"};
+  m.target = openatc::Target{openatc::TargetKind::kAscendEmulated, "Ascend999", "x86_64"};  // not in the table
   try {
     om::Serialize(m);
     FAIL("no error");
   } catch (const Error &e) {
     CHECK(e.category() == ErrorCategory::kInternal);
     CHECK(std::string(e.what()) ==
-          "OA2026: the model's target 'Ascend910B1 (x86_64)' cannot be recorded in an OM of format 1.1 (soc_version "
-          "and arch would read back as another target). Build it for host or for an Ascend chip through CANN.");
+          "OA2026: the model's target 'Ascend999, emulated on host (x86_64)' cannot be recorded in an OM of format "
+          "1.1 (soc_version and arch would read back as another target). Build it for host, for an Ascend chip "
+          "through CANN, or for a chip of the emulation facts table.");
   }
+  m.target = openatc::Target{openatc::TargetKind::kAscendEmulated, "Ascend910B1", ""};  // emulated needs a CPU arch
+  CHECK_THROWS_AS(om::Serialize(m), Error);
   m.target = openatc::Target{openatc::TargetKind::kHost, "Ascend910B1", ""};  // a kind its name contradicts
   CHECK_THROWS_AS(om::Serialize(m), Error);
   m.target = openatc::Target{openatc::TargetKind::kAscendCann, "Ascend910B1", ""};
   const auto bytes = om::Serialize(m);
   CHECK(om::ReadBytes(bytes.data(), bytes.size()).target == m.target);
+}
+
+TEST_CASE("om version: an emulated target round-trips as soc_version + CPU arch", "[om]") {
+  om::Model m = omtest::MakeSmallModel();
+  for (const char *arch : {"x86_64", "aarch64"}) {
+    m.target = openatc::Target{openatc::TargetKind::kAscendEmulated, "Ascend910B1", arch};
+    const auto bytes = om::Serialize(m);
+    const om::Model back = om::ReadBytes(bytes.data(), bytes.size());
+    CHECK(back.target == m.target);
+    CHECK(openatc::DescribeTarget(back.target) == std::string("Ascend910B1, emulated on host (") + arch + ")");
+  }
+  m.target = openatc::Target{openatc::TargetKind::kAscendEmulated, "Ascend910_9362", "x86_64"};
+  const auto bytes = om::Serialize(m);
+  CHECK(om::ReadBytes(bytes.data(), bytes.size()).target == m.target);
+  // The same record written by hand: an Ascend name with an arch is the emulated kind.
+  const auto frozen = FrozenImage(", min_reader_major: 1", R"J({soc_version: "Ascend910B1", arch: "aarch64"})J");
+  CHECK(om::ReadBytes(frozen.data(), frozen.size()).target ==
+        openatc::Target{openatc::TargetKind::kAscendEmulated, "Ascend910B1", "aarch64"});
+  // An accepted Ascend name outside the facts table cannot be emulated: refused when read.
+  const auto outside = FrozenImage(", min_reader_major: 1", R"J({soc_version: "Ascend910B2", arch: "x86_64"})J");
+  CHECK(ReadError(outside) == "OA2026: the OM records the target 'Ascend910B2' (x86_64), which is neither host nor "
+                              "an Ascend soc_version this OpenATC knows. Rebuild it with this OpenATC's atc.");
 }

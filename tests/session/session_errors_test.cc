@@ -134,8 +134,9 @@ TEST_CASE("graph and compile failures name the graph, the node and the fix", "[s
   REQUIRE(s2.AddGraph(3, UnaryGraph("Relu", {2})) == ge::SUCCESS);
   CHECK(s2.CompileGraph(3) == ge::FAILED);
   CHECK(LastGeError() == "OA2407: 'graph 3 (unary)': option ge.socVersion is 'Ascend910B1', but the online flow "
-                         "compiles only for the host target. Drop ge.socVersion or set it to \"host\"; for an "
-                         "Ascend target compile offline with atc.");
+                         "compiles only for the host target. Drop ge.socVersion or set it to \"host\"; to emulate an "
+                         "Ascend chip set OPENATC_EMULATION=1; for an Ascend target through CANN compile offline "
+                         "with atc.");
 }
 
 TEST_CASE("GEInitialize reports an OPP root at the wrong level through GEGetWarningMsg", "[session]") {

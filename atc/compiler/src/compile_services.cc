@@ -1,18 +1,10 @@
 // Options and platform facts for Compile callbacks.
 #include "compile_services.h"
 
+#include "openatc/compiler/target_facts.h"
 #include "openatc/register/platform.h"
 
 namespace openatc::compiler {
-namespace {
-// The NPU architecture code of an Ascend SoC family (RTC option --npu-arch=dav-<code>), for the
-// families whose code is known here; "" otherwise.
-std::string NpuArchOf(const std::string &soc) {
-  if (soc.rfind("Ascend910B", 0) == 0 || soc.rfind("Ascend910_93", 0) == 0) return "2201";
-  if (soc.rfind("Ascend310P", 0) == 0) return "2002";
-  return "";
-}
-}  // namespace
 
 CompileServices::CompileServices(const Target &target, const std::map<std::string, std::string> &ge_options)
     : target_(target), options_(ge_options) {}
@@ -25,11 +17,7 @@ bool CompileServices::GetOption(const std::string &key, std::string *value) {
 }
 
 ge::graphStatus CompileServices::GetPlatformInfos(fe::PlatFormInfos &platform, fe::OptionalInfos &optional) {
-  reg::PlatformDescription desc = reg::HostPlatformDescription();
-  if (!target_.is_host()) {
-    desc.soc_version = target_.soc_version;
-    desc.npu_arch = NpuArchOf(target_.soc_version);  // "" when unknown: the op then fails clearly
-  }
+  const reg::PlatformDescription desc = PlatformDescriptionFor(target_);  // the chip's facts when emulated
   reg::FillPlatformInfos(desc, platform, optional);
   return ge::GRAPH_SUCCESS;
 }

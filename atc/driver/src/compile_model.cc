@@ -11,6 +11,7 @@
 #include "openatc/common/log.h"
 #include "openatc/common/target.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/compiler/target_facts.h"
 #include "openatc/frontend/ge_ir_reader.h"
 #include "openatc/frontend/onnx_reader.h"
 #include "openatc/gert/custom_op_registry.h"
@@ -143,9 +144,10 @@ std::string CompileModel(const Options &options) {
   RequireNonEmpty(options.output, "output", "Pass --output with the path prefix of the OM to write");
   const std::string out_path = OmPathForOutput(options.output);  // refused before any work
   compiler::CompileOptions copts;
-  copts.target = ResolveTarget(options.soc_version);  // fails at once for a bad target
+  copts.target = ResolveTarget(options.soc_version, options.emulation);  // fails at once for a bad target
   copts.model_path = options.model;
   copts.ge_options = GeOptionKeys(options);
+  compiler::ApplyTargetOptionDefaults(copts.target, options.other_flags, copts.ge_options);  // per chip
   copts.build_record = BuildRecord(options);
   for (const auto &s : options.input_shapes) copts.input_shapes.push_back({s.name, s.dims});
 

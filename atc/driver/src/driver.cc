@@ -5,8 +5,10 @@
 #include <exception>
 #include <iostream>
 
+#include "openatc/common/cann_lookup.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
+#include "openatc/common/target.h"
 #include "modes.h"
 
 namespace openatc::atc {
@@ -52,6 +54,8 @@ int RunAtc(int argc, const char *const *argv) {
     }
     LogLevel level = LogLevel::kError;
     if (ParseLogLevel(options.log, &level)) SetLogLevel(level);
+    options.emulation = EmulationFromEnv();  // read once, here; passed explicitly from now on
+    if (options.emulation.on()) LogWarning(EmulationWarning(options.emulation, cann::CannRoots()));
     RunMode(options);
     std::cout << kSuccess << std::endl;
     return 0;

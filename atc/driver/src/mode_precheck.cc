@@ -105,7 +105,7 @@ void PreCheckModel(const Options &options) {
     throw Error(ErrorCategory::kUsage, "E10054", "the required parameter --model is empty",
                 "Pass --model with the graph file to check");
   }
-  ResolveTarget(options.soc_version);  // the same decision as a compile: a bad target fails at once
+  ResolveTarget(options.soc_version, options.emulation);  // the same decision as a compile: a bad target fails at once
   json report{{"model", options.model}, {"soc_version", options.soc_version}};
   json global = json::array();
   size_t problems = 0;

@@ -4,6 +4,9 @@
 #include <mutex>
 
 #include "acl/acl_rt.h"
+#include "openatc/common/chip_facts.h"
+#include "openatc/common/error.h"
+#include "openatc/common/target.h"
 #include "openatc/rt/error_state.h"
 #include "openatc/rt/runtime.h"
 #include "thread_pool.h"
@@ -20,6 +23,18 @@ void CheckDevice(int64_t device_id) {
     ThrowAcl(ACL_ERROR_INVALID_PARAM, "device " + std::to_string(device_id) + " does not exist; the host runtime has only device 0",
              "Pass device id 0");
   }
+}
+
+// The emulated device's facts when OPENATC_EMULATION is on (read once, at the first query), else
+// nullptr. A bad value is the query's error.
+const openatc::ChipFacts *EmulatedChip() {
+  openatc::Emulation e;
+  try {
+    e = openatc::EmulationFromEnv();
+  } catch (const openatc::Error &err) {
+    ThrowAcl(ACL_ERROR_INVALID_PARAM, err.message(), err.hint());
+  }
+  return e.on() ? openatc::FindChip(e.chip) : nullptr;
 }
 
 int64_t PhysicalMemoryBytes() {
@@ -83,6 +98,15 @@ ACL_FUNC_VISIBILITY aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr 
     if (value == nullptr) ThrowAcl(ACL_ERROR_INVALID_PARAM, "value is a null pointer");
     openatc::rt::CheckDevice(deviceId);
     const int raw = openatc::rt::RawEnum(attr);
+    if (const openatc::ChipFacts *chip = openatc::rt::EmulatedChip()) {
+      switch (raw) {  // the emulated chip's facts (openatc/common/chip_facts.h)
+        case ACL_DEV_ATTR_NPU_ARCH: *value = chip->npu_arch; return;
+        case ACL_DEV_ATTR_AICORE_CORE_NUM: *value = chip->ai_core_cnt; return;
+        case ACL_DEV_ATTR_CUBE_CORE_NUM: *value = chip->cube_core_cnt; return;
+        case ACL_DEV_ATTR_VECTOR_CORE_NUM: *value = chip->vector_core_cnt; return;
+        default: break;  // AI CPU count, memory: the host's
+      }
+    }
     switch (raw) {
       case ACL_DEV_ATTR_NPU_ARCH: *value = 0; break;
       case ACL_DEV_ATTR_AICPU_CORE_NUM:

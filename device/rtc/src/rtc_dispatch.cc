@@ -13,6 +13,7 @@
 #include "acl/acl_rtc_error.h"
 #include "cann_rtc.h"
 #include "host_rtc.h"
+#include "openatc/common/chip_facts.h"
 #include "openatc/common/error.h"
 #include "openatc/rt/runtime.h"
 
@@ -82,6 +83,16 @@ ACL_FUNC_VISIBILITY aclError aclrtcCreateProg(aclrtcProg *prog, const char *src,
                                               const char **headers, const char **includeNames) {
   const openatc::Target target = openatc::rt::CompileTarget();
   // An emulated chip's kernels are host code (docs/architecture.md "Targets"): the host RTC compiles them.
+  if (target.kind == openatc::TargetKind::kAscendEmulated) {
+    const openatc::ChipFacts *chip = openatc::FindChip(target.soc_version);
+    if (chip != nullptr && !chip->has_rtc) {  // as on the chip: its CANN has no runtime compilation
+      const std::string text = "aclrtcCreateProg: the emulated " + target.soc_version +
+                               " has no RTC (aclrtcCompileProg exists on Ascend 950, A3 and A2 only). Precompile the "
+                               "kernel, or emulate a chip with an RTC such as Ascend910B1";
+      openatc::rt::SetRecentError(text.c_str());
+      return ACL_ERROR_RTC_FAILURE;
+    }
+  }
   if (target.kind != openatc::TargetKind::kAscendCann) {
     return openatc_host_aclrtcCreateProg(prog, src, name, numHeaders, headers, includeNames);
   }

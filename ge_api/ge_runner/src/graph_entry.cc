@@ -10,6 +10,7 @@
 #include "openatc/common/log.h"
 #include "openatc/common/target.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/compiler/target_facts.h"
 #include "openatc/gert/custom_op_registry.h"
 
 namespace openatc::ge_runner {
@@ -71,19 +72,44 @@ GraphEntry::GraphEntry(uint32_t id, std::string where, ir::Graph graph, Options 
 
 bool GraphEntry::EagerMode() const { return Get(options_, ge::OPTION_GRAPH_RUN_MODE, "1") == "0"; }
 
-void GraphEntry::Compile() {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (model_) return;
-  const std::string soc = Get(options_, ge::SOC_VERSION, "host");
+// What the online flow compiles for: with OPENATC_EMULATION on (read once per process), the
+// switch's chip emulated on this CPU, or the chip ge.socVersion names when it is in the facts
+// table; ge.socVersion "host" stays host. Without the switch only host is possible here.
+Target GraphEntry::OnlineTarget() const {
+  const Emulation emulation = EmulationFromEnv();
+  const auto given = options_.find(ge::SOC_VERSION);
+  if (emulation.on()) {
+    const std::string soc = given == options_.end() ? emulation.chip : given->second;
+    try {
+      return ResolveTarget(soc, emulation);
+    } catch (Error &e) {
+      e.WithFile(where_);
+      throw;
+    }
+  }
+  const std::string soc = given == options_.end() ? "host" : given->second;
   if (!IsHostSocVersion(soc)) {
     throw Error(ErrorCategory::kUsage, kBadOption,
                 "option ge.socVersion is '" + soc + "', but the online flow compiles only for the host target",
-                "Drop ge.socVersion or set it to \"host\"; for an Ascend target compile offline with atc")
+                "Drop ge.socVersion or set it to \"host\"; to emulate an Ascend chip set OPENATC_EMULATION=1; for "
+                "an Ascend target through CANN compile offline with atc")
         .WithFile(where_);
   }
+  return HostTarget();
+}
+
+void GraphEntry::Compile() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (model_) return;
   compiler::CompileOptions copts;
-  copts.target = HostTarget();
+  copts.target = OnlineTarget();
   copts.ge_options = options_;  // OpCompileContext::GetOption answers every option given
+  if (!copts.target.is_host()) {  // the emulated chip's defaults for the options not given
+    std::map<std::string, std::string> given;
+    if (options_.count("ge.jit_compile") != 0) given["jit_compile"] = options_.at("ge.jit_compile");
+    if (options_.count("ge.exec.precision_mode") != 0) given["precision_mode"] = options_.at("ge.exec.precision_mode");
+    compiler::ApplyTargetOptionDefaults(copts.target, given, copts.ge_options);
+  }
   copts.model_path = where_;
   copts.online = true;
   ir::Graph graph = *graph_;  // kept until success, so a failed compile can be retried

@@ -13,6 +13,7 @@
 #include "exe_graph/runtime/runtime_tensor.h"
 #include "ge_state.h"
 #include "graph/tensor.h"
+#include "openatc/common/target.h"
 #include "openatc/ir/graph.h"
 #include "openatc/om/model.h"
 #include "openatc/runtime/model.h"
@@ -27,6 +28,8 @@ class GraphEntry {
 
   /// Compiles once (later calls are no-ops); OA2407 for a ge.socVersion other than host.
   void Compile();
+  /// The target the online flow compiles for (OPENATC_EMULATION, ge.socVersion).
+  Target OnlineTarget() const;
   /// LoadGraph: needs Compile first (OA2405) and runs once (a second call is OA2405, as GE).
   void Load(void *stream);
   /// ExecuteGraphWithStreamAsync: needs Load (OA2405); tensors checked against the model (OA2406).

@@ -15,7 +15,9 @@
 
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
+#include "openatc/common/cann_lookup.h"
 #include "openatc/common/log.h"
+#include "openatc/common/target.h"
 #include "openatc/ir/framework_ops.h"
 #include "openatc/omrun/options.h"
 #include "openatc/rt/runtime.h"
@@ -30,7 +32,7 @@ double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 
 void PrintInfo(const runtime::LoadedModel &m) {
   const om::Model &om = m.model();
-  std::cout << "target: " << om.target.soc_version << (om.target.arch.empty() ? "" : " (" + om.target.arch + ")")
+  std::cout << "target: " << DescribeTarget(om.target)
             << "\nproducer: " << om.producer << "\nformat: " << om.format_major << "." << om.format_minor
             << " (minimum reader " << om.min_reader_major << "." << om.min_reader_minor << ")\n";
   // The memory plan's arena, and the sum of all static tensor bytes it replaces.
@@ -227,6 +229,10 @@ int RunOmrun(int argc, const char *const *argv) {
     }
     LogLevel level = LogLevel::kError;
     if (ParseLogLevel(o.log, &level)) SetLogLevel(level);
+    // The emulation switch, read once here (a bad value is a usage error). An emulated OM runs on
+    // the host with or without it; it names the device online code sees (aclrtGetDeviceInfo).
+    const Emulation emulation = EmulationFromEnv();
+    if (emulation.on()) LogWarning(EmulationWarning(emulation, cann::CannRoots()));
     return Run(o);
   } catch (const Error &e) {
     std::cerr << e.Format("omrun") << std::endl;

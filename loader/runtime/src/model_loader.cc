@@ -24,20 +24,24 @@ IoDesc Describe(const std::string &name, const ir::TensorDesc &d) {
 
 // The one load-time target check, for omrun, aclmdlLoad* and ge::Session alike: whether this
 // runtime can run the OM's target here (openatc/common/target.h), then the device backend it
-// needs. A host OM runs when built for this CPU's arch (else OA2101, naming both). An Ascend OM
-// (kAscendCann) selects CANN's libascendcl.so: custom-op code still runs on this CPU, every
-// aclrt* call goes to CANN. A backend that cannot be selected (CANN absent, another backend active
-// in this process, an emulated target) is OA2110 with the device's reason.
+// needs. A host OM, or an Ascend chip emulated on the host (its kernels are host code: with or
+// without OPENATC_EMULATION, never through CANN), runs when built for this CPU's arch (else OA2101,
+// naming both) on the host backend. An Ascend OM (kAscendCann) selects CANN's libascendcl.so:
+// custom-op code still runs on this CPU, every aclrt* call goes to CANN. A backend that cannot be
+// selected (CANN absent, another backend active in this process) is OA2110 with the device's reason.
 void CheckTarget(const om::Model &m, const std::string &path) {
   const openatc::Target &t = m.target;
-  if (t.kind == TargetKind::kHost && t.arch != HostCpuArch()) {
+  const bool on_host = t.kind == TargetKind::kHost || t.kind == TargetKind::kAscendEmulated;
+  if (on_host && t.arch != HostCpuArch()) {
     throw Error(ErrorCategory::kNotOm, "OA2101",
                 "the OM was built for " + DescribeTarget(t) + ", but this runtime runs " + DescribeTarget(HostTarget()),
-                "Rebuild it with atc --soc_version host on this machine")
+                t.kind == TargetKind::kHost ? "Rebuild it with atc --soc_version host on this machine"
+                                            : "Rebuild it with atc --soc_version " + t.soc_version +
+                                                  " and OPENATC_EMULATION set, on this machine")
         .WithFile(path);
   }
   std::string why;
-  if (rt::SelectBackend(t, &why) != ACL_SUCCESS) {
+  if (rt::SelectBackend(on_host ? HostTarget() : t, &why) != ACL_SUCCESS) {
     throw Error(ErrorCategory::kNotOm, "OA2110", why).WithFile(path);
   }
 }

@@ -35,6 +35,7 @@ struct ChipFacts {
   uint64_t l0_c_size = 0;         ///< [AICoreSpec] l0_c_size, bytes
   bool has_rtc = false;           ///< aclrtcCompileProg exists for this chip (A2, A3, 950)
   std::string jit_compile;        ///< ATC's default ge.jit_compile for this chip ("1" or "2")
+  std::string precision_mode;     ///< ATC's default --precision_mode (option ge.exec.precision_mode)
   std::string source;             ///< where these numbers come from
 };
 
@@ -42,6 +43,8 @@ struct ChipFacts {
 const std::vector<ChipFacts> &ChipTable();
 /// The row for `soc_version` (any letter case), or nullptr.
 const ChipFacts *FindChip(const std::string &soc_version);
+/// "Ascend910B1, Ascend910_9362, ...": the table's chips as messages list them.
+std::string ChipTableNames();
 /// The first row whose NpuArch is `npu_arch` (2201 -> Ascend910B1), or nullptr.
 const ChipFacts *FindChipByNpuArch(uint32_t npu_arch);
 

@@ -66,8 +66,9 @@ struct Model {
   int64_t build_time = -1;
   std::string producer;       ///< "OpenATC <version>"
   /// Where the model runs (openatc/common/target.h). The file records soc_version and arch; the
-  /// reader derives the kind (TargetFromRecord) and refuses a record no kind fits (OA2026); the
-  /// writer refuses a target whose record would read back differently (kAscendEmulated, OA2026).
+  /// reader derives the kind (TargetFromRecord: an Ascend chip of the facts table with a CPU arch
+  /// is kAscendEmulated) and refuses a record no kind fits (OA2026); the writer refuses a target
+  /// whose record would read back differently (e.g. an emulated chip outside the table, OA2026).
   openatc::Target target;
   ir::Graph graph;            ///< topologically ordered; Const values carry their weights
   std::vector<OpArtifact> artifacts;      ///< sorted by op_type, unique

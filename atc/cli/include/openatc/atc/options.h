@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "openatc/common/target.h"
+
 namespace openatc {
 namespace atc {
 
@@ -70,6 +72,9 @@ struct Options {
   /// name without dashes, e.g. "precision_mode" -> "force_fp32"); bool flags given bare hold
   /// "true". Recorded in the OM's build record; see GeOptionKeys for what they mean to ops.
   std::map<std::string, std::string> other_flags;
+  /// Not a flag: the emulation switch (OPENATC_EMULATION), read once by RunAtc at start and
+  /// passed to ResolveTarget. Off when ParseAtcOptions alone is called.
+  openatc::Emulation emulation;
 };
 
 /// Parses atc's argv (argv[0] is the program name and is skipped). Spellings (docs/atc-flags.md

@@ -57,13 +57,15 @@ OPENATC_RT_EXPORT aclError ClearLaunchObserver(aclrtStream stream);
  *  /usr/local/Ascend/cann). A process runs one backend: switching is refused. Returns ACL_SUCCESS,
  *  or an ACL error with aclGetRecentErrMsg() naming the target and every path searched when CANN
  *  is absent; `why` (optional) then receives the same text without the "SelectBackend: " prefix.
- *  kAscendEmulated is refused (ACL_ERROR_FEATURE_UNSUPPORTED): nothing runs it yet. */
+ *  kAscendEmulated is refused (ACL_ERROR_FEATURE_UNSUPPORTED): the model loader runs emulated OMs
+ *  on the host backend (SelectBackend(HostTarget())), never through CANN. */
 OPENATC_RT_EXPORT aclError SelectBackend(const openatc::Target &target, std::string *why = nullptr);
 /** "host", or the Ascend soc_version whose CANN backend is active. */
 OPENATC_RT_EXPORT std::string ActiveBackend();
 
 /** The compile target of this process: what aclrtcCreateProg (libacl_rtc.so, device/rtc) creates
- *  programs for. kHost (the default: HostTarget()) compiles with the host RTC; kAscendCann
+ *  programs for. kHost (the default: HostTarget()) and kAscendEmulated compile with the host RTC
+ *  (an emulated chip without RTC, e.g. Ascend310P3, refuses aclrtcCreateProg as CANN does there); kAscendCann
  *  forwards each program created from then on to CANN's libacl_rtc.so. Set by the compiler before
  *  any op's Compile runs (atc/compiler CompileGraph, from CompileOptions::target). A program keeps
  *  the RTC it was created with. Both are thread-safe; one process compiles for one target at a
