@@ -39,7 +39,8 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 cmake -S "$src/tests/install/ge_shaped" -B "$W/b" -G Ninja "${launcher[@]}" >"$W/cfg.log" 2>&1 || { cat "$W/cfg.log"; fail "configure"; }
 cmake --build "$W/b" >"$W/build.log" 2>&1 || { cat "$W/build.log"; fail "build"; }
-nm -D --defined-only "$W/b/output/op_graph/lib/linux/$(uname -m)/libcust_opapi.so" | grep -q GetRegisteredCustomOpCreatorNum \
+# grep reads all of nm's output (grep -q would close the pipe early and pipefail would see SIGPIPE).
+nm -D --defined-only "$W/b/output/op_graph/lib/linux/$(uname -m)/libcust_opapi.so" | grep -c GetRegisteredCustomOpCreatorNum >/dev/null \
   || fail "libcust_opapi.so (linked with ascendcl and lowering only) lacks the pull ABI"
 
 expected="z = 12 24 36 48 60 72"
@@ -47,7 +48,7 @@ export ASCEND_CUSTOM_OPP_PATH="$W/b/output"
 got=$("$W/b/ge_shaped_session_run") || fail "session_run exited $?"
 [ "$got" = "$expected" ] || fail "session_run printed '$got', expected '$expected'"
 atc_out=$(atc --model "$src/tests/install/ge_shaped/axpb.json" --soc_version host --output "$W/om/axpb") || fail "atc: $atc_out"
-echo "$atc_out" | grep -qx "ATC run success, welcome to the next use." || fail "atc printed: $atc_out"
+grep -qx "ATC run success, welcome to the next use." <<<"$atc_out" || fail "atc printed: $atc_out"
 unset ASCEND_CUSTOM_OPP_PATH
 got=$("$W/b/ge_shaped_model_exec" "$W/om/axpb.om") || fail "model_exec exited $?"
 [ "$got" = "$expected" ] || fail "model_exec printed '$got', expected '$expected'"
