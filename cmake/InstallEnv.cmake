@@ -7,3 +7,7 @@ install(CODE "
   message(STATUS \"Installing: \${_dst}\")
   configure_file(\"${PROJECT_SOURCE_DIR}/cmake/set_env.sh.in\" \"\${_dst}\" @ONLY)
 ")
+# The marker that tells the CANN lookup this tree is OpenATC's own, not CANN
+# (openatc/common/cann_lookup.h, kOpenAtcTreeMarker).
+file(WRITE ${CMAKE_BINARY_DIR}/openatc_tree "OpenATC ${PROJECT_VERSION}: this tree is not CANN\n")
+install(FILES ${CMAKE_BINARY_DIR}/openatc_tree DESTINATION share/openatc)

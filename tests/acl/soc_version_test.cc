@@ -165,6 +165,24 @@ TEST_CASE("target: with CANN's RTC every Ascend name resolves, case-normalised, 
   }
 }
 
+TEST_CASE("target: an installed OpenATC tree is never taken for CANN", "[target]") {
+  FakeCann cann;
+  // The same tree marked as OpenATC's own (what `make install` writes, cann_lookup.h).
+  ::mkdir((cann.with + "/share").c_str(), 0755);
+  ::mkdir((cann.with + "/share/openatc").c_str(), 0755);
+  openatc::testing::WriteBytes(cann.with + "/" + openatc::cann::kOpenAtcTreeMarker, "OpenATC\n");
+  std::vector<std::string> searched;
+  CHECK(openatc::cann::FindCannLibrary("libacl_rtc.so", &searched, {cann.with}).empty());
+  REQUIRE(searched == std::vector<std::string>{cann.with + "/lib64/libacl_rtc.so (an OpenATC tree, not CANN)"});
+  try {
+    (void)ResolveTarget("Ascend910B1", {cann.with});
+    FAIL("an OpenATC tree was taken for CANN");
+  } catch (const openatc::Error &e) {
+    CHECK(e.code() == "OA1301");
+    CHECK(std::string(e.message()).find("(an OpenATC tree, not CANN)") != std::string::npos);
+  }
+}
+
 TEST_CASE("target: the default CANN roots start at ASCEND_HOME_PATH", "[target]") {
   FakeCann cann;
   {

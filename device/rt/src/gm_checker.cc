@@ -69,7 +69,14 @@ std::string Describe(const void *addr, uint64_t size, bool write, const char *ap
   std::string s = Prefix() + ": " + (api != nullptr && *api != '\0' ? api : "an access") + (write ? " writes " : " reads ") +
                   std::to_string(size) + " bytes";
   const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-  if (holder == nullptr) return s + ": address " + Hex(a) + " is in no buffer the runtime handed out";
+  if (holder == nullptr) {
+    s += ": address " + Hex(a) + " is in no buffer the runtime handed out";
+    GmBuffer before;
+    if (GmRegistry::Process().Preceding(addr, &before)) {
+      s += " (" + std::to_string(a - before.base - before.size) + " bytes past the end of " + before.label + ")";
+    }
+    return s;
+  }
   return s + " at offset " + std::to_string(a - holder->base) + " of " + holder->label + ", " + std::to_string(size - ok) +
          " bytes past its end";
 }

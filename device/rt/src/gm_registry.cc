@@ -51,6 +51,16 @@ bool GmRegistry::Find(const void *addr, GmBuffer *out) const {
   return true;
 }
 
+bool GmRegistry::Preceding(const void *addr, GmBuffer *out) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  auto it = entries_.upper_bound(
+      Key{reinterpret_cast<uintptr_t>(addr), std::numeric_limits<uint64_t>::max(), std::numeric_limits<uint64_t>::max()});
+  if (it == entries_.begin()) return false;
+  --it;
+  if (out != nullptr) *out = GmBuffer{std::get<0>(it->first), it->second.size, it->second.label};
+  return true;
+}
+
 bool GmRegistry::Covers(const void *base, uint64_t size) const {
   const uintptr_t b = reinterpret_cast<uintptr_t>(base);
   std::shared_lock<std::shared_mutex> lock(mutex_);

@@ -47,6 +47,9 @@ class OPENATC_RT_EXPORT GmRegistry {
   void Remove(uint64_t id);
   /** The innermost buffer holding `addr`; false when none does. */
   bool Find(const void *addr, GmBuffer *out) const;
+  /** For an address no buffer holds: the registered buffer that starts closest below it (what an
+   *  overrun from that buffer reaches); false when none starts below it. */
+  bool Preceding(const void *addr, GmBuffer *out) const;
   /** True when one registered buffer holds all of [base, base + size). */
   bool Covers(const void *base, uint64_t size) const;
   /** The contract's `ok` (openatc/gm_check.h): bytes of [addr, addr + size) from addr that lie
