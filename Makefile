@@ -6,6 +6,9 @@ FUZZERS    ?= om_reader_fuzz ge_ir_fuzz npy_fuzz onnx_fuzz atc_argv_fuzz
 FUZZ_TIME  ?= 30
 PREFIX     ?= /usr/local/openatc
 JOBS       ?= $(shell nproc)
+# Sanitizer builds (asan, fuzz): -O1 keeps them fast to build and run; -g1 (line tables) is all
+# a sanitizer report needs for file:line stack traces.
+SANITIZE_OPT ?= -O1 -g1 -DNDEBUG
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Debian 12 packages every build, test and demo needs.
@@ -60,7 +63,8 @@ test: deps build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
 asan: deps
-	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENATC_SANITIZE=ON
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DOPENATC_SANITIZE=ON \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SANITIZE_OPT)" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$(SANITIZE_OPT)"
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --test-dir $(ASAN_BUILD) --output-on-failure -j $(JOBS) -LE "slow|large|conformance|models|onnx_cases|bench"
@@ -68,6 +72,7 @@ asan: deps
 # Only the fuzzers, their seed corpora and what they link are built (target `fuzzers`), not the tree.
 fuzz: deps
 	CC=clang-19 CXX=clang++-19 cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$(SANITIZE_OPT)" -DCMAKE_C_FLAGS_RELWITHDEBINFO="$(SANITIZE_OPT)" \
 	  -DOPENATC_BUILD_FUZZERS=ON -DOPENATC_SANITIZE=ON
 	cmake --build $(FUZZ_BUILD) -j $(JOBS) --target fuzzers
 
