@@ -161,3 +161,13 @@ TEST_CASE("SyncAll in an in-process <<<>>> launch", "[rt][syncall]") {
   REQUIRE(err.find("kernel 'skip_one': block 2 returned without reaching the SyncAll the other blocks wait in "
                    "(SyncAll reached by 2 of 3 blocks)") != std::string::npos);
 }
+
+// Not in CI (hidden tag; about a second and 1 GiB): the largest launch the runtime accepts.
+TEST_CASE("SyncAll over 65535 blocks", "[.syncall_max]") {
+  const uint32_t n = 65535;
+  Ints buf(8 * n, -1), out(2 * n, -1);
+  PtrPair args{buf.data(), out.data()};
+  REQUIRE(aclrtLaunchKernelWithHostArgs(Function("exchange"), n, nullptr, nullptr, &args, sizeof args, nullptr, 0) ==
+          ACL_SUCCESS);
+  REQUIRE(out.values() == ExpectedExchange(n));
+}
