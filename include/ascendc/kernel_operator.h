@@ -16,6 +16,7 @@
  *   kernel_operator_cast.h    Cast with RoundMode
  *   kernel_operator_reduce.h  ReduceSum/Max/Min, Compare, Select
  *   kernel_operator_sync.h    PipeBarrier, SetFlag/WaitFlag
+ *   kernel_operator_block_sync.h  SyncAll, the barrier over all blocks (openatc/block_sync.h)
  * Every misuse throws openatc::ascendc::KernelError ("block <i>: <call>: <problem>"); the
  * process is never aborted. The toolchain passes -D__NPU_ARCH__=<n> and
  * -DOPENATC_ASCENDC_UB_SIZE=<bytes>.
@@ -28,6 +29,7 @@
 
 #include "kernel_operator_alloc.h"
 #include "kernel_operator_base.h"
+#include "kernel_operator_block_sync.h"
 #include "kernel_operator_cast.h"
 #include "kernel_operator_copy.h"
 #include "kernel_operator_gm.h"

@@ -4,8 +4,8 @@
  * PipeBarrier orders nothing; SetFlag/WaitFlag keep the pairing rule the device enforces: each
  * WaitFlag<e>(id) needs an earlier SetFlag<e>(id) of this block that no other wait consumed
  * (on the device an unmatched wait never returns; here it throws KernelError). Counts are per
- * block (reset by the TPipe constructor). SyncAll is not offered: the launcher runs blocks on a
- * pool smaller than the launch, so a barrier over all blocks would deadlock.
+ * block (reset by the TPipe constructor). SyncAll, the barrier between blocks, is in
+ * kernel_operator_block_sync.h.
  */
 #ifndef OPENATC_ASCENDC_KERNEL_OPERATOR_SYNC_H_
 #define OPENATC_ASCENDC_KERNEL_OPERATOR_SYNC_H_

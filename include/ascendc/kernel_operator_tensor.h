@@ -19,23 +19,40 @@ namespace ascendc {
 /** The running thread's UB (allocated, zeroed, on first use; freed at thread exit). */
 class UbArena {
  public:
-  UbArena() : base_(static_cast<unsigned char *>(aligned_alloc(64, kSize))) {
-    if (base_ != nullptr) memset(base_, 0, kSize);
-  }
+  UbArena() : base_(nullptr) {}
   ~UbArena() { free(base_); }
   UbArena(const UbArena &) = delete;
   UbArena &operator=(const UbArena &) = delete;
   static constexpr uint32_t kSize = OPENATC_ASCENDC_UB_SIZE;
   static_assert(kSize % 64 == 0, "OPENATC_ASCENDC_UB_SIZE must be a multiple of 64 bytes");
   unsigned char *Base(const char *api) {
+    if (base_ == nullptr) base_ = Allocate();  // after Detach
     if (base_ == nullptr) Fail(api, "cannot allocate the " + Num(kSize) + "-byte Unified Buffer on the host");
     return base_;
+  }
+  /** SyncAll (kernel_operator_block_sync.h): a waiting block takes its UB with it; the thread's
+   *  next block gets a fresh one on first use. */
+  unsigned char *Detach() {
+    unsigned char *p = base_;
+    base_ = nullptr;
+    return p;
+  }
+  /** The waiting block is back: its UB is the thread's again (the one in between is freed). */
+  void Attach(unsigned char *p) {
+    if (p == base_) return;
+    free(base_);
+    base_ = p;
   }
   uint64_t OffsetOf(const void *p) const {
     return static_cast<uint64_t>(reinterpret_cast<uintptr_t>(p) - reinterpret_cast<uintptr_t>(base_));
   }
 
  private:
+  static unsigned char *Allocate() {
+    auto *p = static_cast<unsigned char *>(aligned_alloc(64, kSize));
+    if (p != nullptr) memset(p, 0, kSize);
+    return p;
+  }
   unsigned char *base_;
 };
 

@@ -16,7 +16,8 @@
  * launches do, find the failure text in aclGetRecentErrMsg().
  *
  * `ACLRT_LAUNCH_KERNEL(kernel)(numBlocks, stream, args...)`, the kernel-launch projects'
- * spelling, goes the same way.
+ * spelling, goes the same way. When the object calls SyncAll anywhere, its launches run their
+ * blocks cooperatively (openatc_rt_launch_cooperative_host_kernel, openatc/block_sync.h).
  */
 #ifndef OPENATC_ASCENDC_LAUNCH_H_
 #define OPENATC_ASCENDC_LAUNCH_H_
@@ -26,6 +27,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "openatc/block_sync.h"
 #include "openatc/host_kernel.h"
 
 extern "C" {
@@ -35,6 +37,11 @@ extern "C" {
 int openatc_rt_launch_host_kernel(const char *name, void (*entry)(const void *, size_t),
                                   void (*set_block)(uint32_t, uint32_t), uint32_t num_blocks, uint64_t dyn_ubuf_size,
                                   void *stream, const void *args, size_t args_size);
+/** The same for an object that calls SyncAll: the blocks run cooperatively (openatc/block_sync.h). */
+int openatc_rt_launch_cooperative_host_kernel(const char *name, void (*entry)(const void *, size_t),
+                                              void (*set_block)(uint32_t, uint32_t), uint32_t num_blocks,
+                                              uint64_t dyn_ubuf_size, void *stream, const void *args,
+                                              size_t args_size);
 }
 
 namespace openatc_ascendc {
@@ -65,6 +72,10 @@ class Launch<OpenatcFn_, void (*)(OpenatcPs_...)> {
     constexpr typename Layout::Offsets off = Layout::Compute();
     unsigned char block[off.at[kCount] + 1];
     Pack(block, off, std::index_sequence_for<OpenatcPs_...>{}, args...);
+    if (::openatc_block_sync_detail::Used()) {  // this object calls SyncAll somewhere
+      return openatc_rt_launch_cooperative_host_kernel(name_, &Entry, &SetBlock, num_blocks_, dyn_, stream_, block,
+                                                       off.at[kCount]);
+    }
     return openatc_rt_launch_host_kernel(name_, &Entry, &SetBlock, num_blocks_, dyn_, stream_, block, off.at[kCount]);
   }
 

@@ -24,12 +24,14 @@
 #include <unordered_set>
 #include <vector>
 
+#include "openatc/block_sync.h"
 #include "openatc/gm_check.h"
 #include "openatc/host_kernel.h"
 #include "openatc/rt/error_state.h"
 #include "openatc/rt/runtime.h"
 
 extern "C" const openatc_gm_checker *openatc_rt_gm_checker(void);  // gm_checker.cc
+extern "C" const openatc_block_sync *openatc_rt_block_sync(void);   // coop_launch.cc
 
 namespace openatc {
 namespace rt {
@@ -52,6 +54,7 @@ struct Binary {
   int memfd = -1;
   int refs = 0;
   BlockSetter set_block = nullptr;
+  bool cooperative = false;  // calls SyncAll: launches run as fibers (openatc/block_sync.h)
   std::map<std::string, std::unique_ptr<Function>> functions;
 };
 
@@ -199,6 +202,7 @@ class Registry {
     FunctionView v;
     v.entry = f->entry;
     v.set_block = f->binary->set_block;
+    v.cooperative = f->binary->cooperative;
     v.name = f->name;
     v.has_args_size = f->has_args_size;
     v.args_size = f->args_size;
@@ -305,6 +309,14 @@ class Registry {
     using GmSetter = void (*)(const openatc_gm_checker *);
     if (auto set_checker = reinterpret_cast<GmSetter>(dlsym(dl, "openatc_host_kernel_set_gm_checker"))) {
       set_checker(openatc_rt_gm_checker());
+    }
+    // Blocks that synchronise (openatc/block_sync.h): an object that calls SyncAll says so.
+    using SyncSetter = void (*)(const openatc_block_sync *);
+    if (auto set_sync = reinterpret_cast<SyncSetter>(dlsym(dl, "openatc_host_kernel_set_block_sync"))) {
+      set_sync(openatc_rt_block_sync());
+    }
+    if (auto used = reinterpret_cast<uint32_t (*)()>(dlsym(dl, "openatc_host_kernel_block_sync_used"))) {
+      bin.cooperative = used() != 0;
     }
   }
 

@@ -23,6 +23,7 @@ struct FunctionView {
   size_t args_size = 0;        ///< bytes of packed arguments the kernel reads
   const size_t *params = nullptr;  ///< Ascend C kernels: {offset, size} per parameter, else null
   size_t param_count = 0;
+  bool cooperative = false;  ///< the kernel's object calls SyncAll: blocks run as fibers (coop_launch.h)
 };
 
 /** Validates `func`; unknown handle -> ACL_ERROR_INVALID_PARAM. */

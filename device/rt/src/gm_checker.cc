@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <mutex>
 #include <set>
+#include <utility>
 
 #include "acl/acl_base.h"
 #include "gm_launch.h"
@@ -42,12 +43,7 @@ const ModeRecord &Mode() {
 }
 [[maybe_unused]] const bool g_mode_read_at_start = (Mode(), true);
 
-struct BlockContext {
-  const std::string *kernel = nullptr;  // null outside a launch
-  uint32_t block = 0;
-  uint32_t num_blocks = 0;
-  std::string violation;  // fail mode: the first violation of this block
-};
+using BlockContext = GmBlockContext;
 thread_local BlockContext t_block;
 thread_local std::string t_launch_violation;
 
@@ -134,6 +130,14 @@ GmBlockScope::~GmBlockScope() {
 }
 
 std::string BlockViolation() { return t_block.violation; }
+
+void SwapGmBlockContext(GmBlockContext &other) {
+  using std::swap;
+  swap(t_block.kernel, other.kernel);
+  swap(t_block.block, other.block);
+  swap(t_block.num_blocks, other.num_blocks);
+  swap(t_block.violation, other.violation);
+}
 
 void CheckGmMode() {
   const ModeRecord &m = Mode();

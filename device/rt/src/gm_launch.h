@@ -10,6 +10,18 @@
 namespace openatc {
 namespace rt {
 
+/** What the checker knows of the block running on a thread. */
+struct GmBlockContext {
+  const std::string *kernel = nullptr;  // null outside a launch
+  uint32_t block = 0;
+  uint32_t num_blocks = 0;
+  std::string violation;  // fail mode: the first violation of this block
+};
+
+/** Swaps this thread's block context with `other`: a cooperative launch (coop_launch.cc) keeps
+ *  each fiber's context while it is switched out. */
+void SwapGmBlockContext(GmBlockContext &other);
+
 /** Sets this thread's running block (the kernel name must outlive the scope), with no violation
  *  yet; the destructor restores what was set before (a launch made from inside a block). */
 class GmBlockScope {

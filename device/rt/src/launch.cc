@@ -4,7 +4,8 @@
 // observer, then run the kernel once per block on the thread pool, setting the kernel's block
 // index/count before each block. Launches are synchronous (a valid in-order stream). Each block
 // runs in a GmBlockScope, so global-memory checks name kernel and block; a block stopped by a
-// violation fails the launch with the checker's message (gm_checker.cc).
+// violation fails the launch with the checker's message (gm_checker.cc). A kernel whose object
+// calls SyncAll runs its blocks as fibers instead (coop_launch.cc), so they can all wait in it.
 #include <cstring>
 #include <exception>
 #include <memory>
@@ -14,6 +15,7 @@
 
 #include "acl/acl_rt.h"
 #include "binary.h"
+#include "coop_launch.h"
 #include "gm_launch.h"
 #include "openatc/rt/error_state.h"
 #include "stream.h"
@@ -69,6 +71,10 @@ void RunBlocks(const FunctionView &fn, aclrtFuncHandle func, uint32_t num_blocks
   KernelEntry entry = fn.entry;
   BlockSetter set_block = fn.set_block;
   try {
+    if (fn.cooperative) {
+      RunCooperative(fn, num_blocks, block_args, args_size);
+      return;
+    }
     ThreadPool::Instance().ParallelFor(num_blocks, [&](uint32_t block) {
       GmBlockScope scope(fn.name, block, num_blocks);  // what the GM checker names (gm_checker.cc)
       set_block(block, num_blocks);
@@ -85,6 +91,9 @@ void RunBlocks(const FunctionView &fn, aclrtFuncHandle func, uint32_t num_blocks
     ThrowAcl(ACL_ERROR_RT_FAILURE, std::string("global-memory violation (OPENATC_GM_CHECK=fail): ") + e.what(),
              "Fix the kernel's access or the sizes it is launched with; OPENATC_GM_CHECK=warn reports each such "
              "access once and continues");
+  } catch (const BarrierError &e) {
+    ThrowAcl(ACL_ERROR_RT_FAILURE, e.what(),
+             "Every block of a launch must reach each SyncAll; check the kernel's branches and the block count");
   } catch (const std::exception &e) {
     ThrowAcl(ACL_ERROR_RT_FAILURE, "kernel '" + fn.name + "' threw an exception: " + e.what());
   } catch (...) {
@@ -251,12 +260,10 @@ ACL_FUNC_VISIBILITY aclError aclrtLaunchKernelWithArgsArray(aclrtFuncHandle func
   });
 }
 
-/** The in-process launch of openatc/ascendc_launch.h (`<<<>>>`). Exported from libascendcl. */
-__attribute__((visibility("default"))) int openatc_rt_launch_host_kernel(const char *name,
-                                                                        void (*entry)(const void *, size_t),
-                                                                        void (*set_block)(uint32_t, uint32_t),
-                                                                        uint32_t num_blocks, uint64_t dyn_ubuf_size,
-                                                                        void *stream, const void *args, size_t args_size) {
+namespace {
+int LaunchInProcess(const char *name, void (*entry)(const void *, size_t), void (*set_block)(uint32_t, uint32_t),
+                    uint32_t num_blocks, uint64_t dyn_ubuf_size, void *stream, const void *args, size_t args_size,
+                    bool cooperative) {
   return Guard("<<<>>> launch", [&] {
     const std::string kernel = name != nullptr ? name : "?";
     if (entry == nullptr || set_block == nullptr) ThrowAcl(ACL_ERROR_INVALID_PARAM, "kernel '" + kernel + "' has no entry");
@@ -270,8 +277,26 @@ __attribute__((visibility("default"))) int openatc_rt_launch_host_kernel(const c
     fn.entry = entry;
     fn.set_block = set_block;
     fn.name = kernel;
+    fn.cooperative = cooperative;
     RunBlocks(fn, nullptr, num_blocks, stream, args, args_size, true);
   });
+}
+}  // namespace
+
+/** The in-process launch of openatc/ascendc_launch.h (`<<<>>>`). Exported from libascendcl. */
+__attribute__((visibility("default"))) int openatc_rt_launch_host_kernel(const char *name,
+                                                                        void (*entry)(const void *, size_t),
+                                                                        void (*set_block)(uint32_t, uint32_t),
+                                                                        uint32_t num_blocks, uint64_t dyn_ubuf_size,
+                                                                        void *stream, const void *args, size_t args_size) {
+  return LaunchInProcess(name, entry, set_block, num_blocks, dyn_ubuf_size, stream, args, args_size, false);
+}
+
+/** The same for an object that calls SyncAll (openatc/block_sync.h): blocks run as fibers. */
+__attribute__((visibility("default"))) int openatc_rt_launch_cooperative_host_kernel(
+    const char *name, void (*entry)(const void *, size_t), void (*set_block)(uint32_t, uint32_t), uint32_t num_blocks,
+    uint64_t dyn_ubuf_size, void *stream, const void *args, size_t args_size) {
+  return LaunchInProcess(name, entry, set_block, num_blocks, dyn_ubuf_size, stream, args, args_size, true);
 }
 
 }  // extern "C"
