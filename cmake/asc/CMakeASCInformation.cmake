@@ -9,6 +9,18 @@ set(CMAKE_SHARED_LIBRARY_CREATE_ASC_FLAGS "-shared")
 set(CMAKE_SHARED_LIBRARY_SONAME_ASC_FLAG "-Wl,-soname,")
 
 set(CMAKE_ASC_FLAGS_INIT "$ENV{ASCFLAGS} ${CMAKE_ASC_FLAGS_INIT}")
+# CMAKE_ASC_RUN_MODE, as the devkit's samples take it: `npu` (the default) and `cpu` both run the
+# kernels on this host's CPU; `cpu` also defines ASCENDC_CPU_DEBUG, as CANN's CPU-debug mode does
+# (samples then include cpu_debug_launch.h). `sim`, the NPU simulator, does not exist here.
+if(DEFINED CMAKE_ASC_RUN_MODE AND NOT "${CMAKE_ASC_RUN_MODE}" STREQUAL "")
+  if(CMAKE_ASC_RUN_MODE STREQUAL "cpu")
+    string(APPEND CMAKE_ASC_FLAGS_INIT " -DASCENDC_CPU_DEBUG")
+  elseif(NOT CMAKE_ASC_RUN_MODE STREQUAL "npu")
+    message(FATAL_ERROR "CMAKE_ASC_RUN_MODE='${CMAKE_ASC_RUN_MODE}' is not available with OpenATC's ASC language: "
+                        "it runs .asc kernels on the host CPU in mode 'npu' (the default) or 'cpu' (also defines "
+                        "ASCENDC_CPU_DEBUG). Configure with -DCMAKE_ASC_RUN_MODE=npu or cpu.")
+  endif()
+endif()
 string(APPEND CMAKE_ASC_FLAGS_DEBUG_INIT " -O0 -g")
 string(APPEND CMAKE_ASC_FLAGS_RELEASE_INIT " -O3 -DNDEBUG")
 string(APPEND CMAKE_ASC_FLAGS_RELWITHDEBINFO_INIT " -O2 -g -DNDEBUG")
