@@ -178,6 +178,8 @@ __attribute__((format(printf, 1, 2))) inline void printf(const char *fmt, ...) {
 inline constexpr uint32_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
 /** Bytes of Unified Buffer of the emulated chip. */
 inline constexpr uint32_t GetUBSizeInBytes() { return OPENATC_ASCENDC_UB_SIZE; }
+/** Bytes of Unified Buffer a kernel may use at run time: all of it on the host (no reserve). */
+inline constexpr uint32_t GetRuntimeUBSize() { return OPENATC_ASCENDC_UB_SIZE; }
 
 }  // namespace AscendC
 

@@ -1,7 +1,8 @@
 /**
  * @file kernel_operator_vec.h
  * Elementwise vector arithmetic of the Ascend C host library: binary (Add, Sub, Mul, Div, Max,
- * Min), tensor-scalar (Adds, Muls, Maxs, Mins), unary (Exp, Ln, Abs, Reciprocal, Sqrt, Rsqrt,
+ * Min; bitwise And, Or on integer types), tensor-scalar (Adds, Muls, Maxs, Mins; ShiftLeft,
+ * ShiftRight by a bit count on integer types), unary (Exp, Ln, Abs, Reciprocal, Sqrt, Rsqrt,
  * Relu) and Duplicate, each in the count form `Op(dst, src..., count)` (exactly the first count
  * elements) and the repeat form `Op(dst, src..., mask, repeatTime, params)`: per repeat 256
  * bytes in 8 DataBlocks; `mask` is the number of leading elements of a repeat or a 128-bit
@@ -263,12 +264,16 @@ OPENATC_ASCENDC_BINARY(Max, a > b ? a : b)
 OPENATC_ASCENDC_BINARY(Min, a < b ? a : b)
 OPENATC_ASCENDC_BINARY(AddRelu, a + b < 0 ? decltype(a + b)(0) : a + b)
 OPENATC_ASCENDC_BINARY(SubRelu, a - b < 0 ? decltype(a - b)(0) : a - b)
+OPENATC_ASCENDC_BINARY(And, a &b)
+OPENATC_ASCENDC_BINARY(Or, a | b)
 
 OPENATC_ASCENDC_SCALAR(Adds, a + s)
 OPENATC_ASCENDC_SCALAR(Muls, a *s)
 OPENATC_ASCENDC_SCALAR(Maxs, a > s ? a : s)
 OPENATC_ASCENDC_SCALAR(Mins, a < s ? a : s)
 OPENATC_ASCENDC_SCALAR(LeakyRelu, a < 0 ? a * s : a)
+OPENATC_ASCENDC_SCALAR(ShiftLeft, a << s)
+OPENATC_ASCENDC_SCALAR(ShiftRight, a >> s)
 
 OPENATC_ASCENDC_UNARY(Exp, ::expf(static_cast<float>(a)))
 OPENATC_ASCENDC_UNARY(Ln, ::logf(static_cast<float>(a)))

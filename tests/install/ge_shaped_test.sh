@@ -4,7 +4,9 @@
 # opp/built-in/op_proto/inc, asc/include, set_env.sh under sh from another folder, sourced twice),
 # then builds tests/install/ge_shaped out of tree with only `source P/set_env.sh` (its CMakeLists
 # reads $ENV{ASCEND_HOME_PATH}) and runs it: ge::Session on GE's graph API, then atc on the JSON
-# form of the same graph and the ACL program on the OM. z = 2x + y with x = 1..6, y = 10..60.
+# form of the same graph and the ACL program on the OM. z = 2x + y with x = 1..6, y = 10..60,
+# computed by AxpbCustom's Ascend C kernel (ge/axpb_kernel.asc: find_package(ASC), LANGUAGES ASC
+# CXX, a <<<>>> launch from Execute on 2 blocks).
 set -euo pipefail
 build="$1"; src="$2"
 W=$(mktemp -d)
@@ -42,6 +44,9 @@ cmake --build "$W/b" >"$W/build.log" 2>&1 || { cat "$W/build.log"; fail "build";
 # grep reads all of nm's output (grep -q would close the pipe early and pipefail would see SIGPIPE).
 nm -D --defined-only "$W/b/output/op_graph/lib/linux/$(uname -m)/libcust_opapi.so" | grep -c GetRegisteredCustomOpCreatorNum >/dev/null \
   || fail "libcust_opapi.so (linked with ascendcl and lowering only) lacks the pull ABI"
+# AxpbCustom's Execute launches ge/axpb_kernel.asc: the deliverable carries the kernel bisheng built.
+objdump -h "$W/b/output/op_graph/lib/linux/$(uname -m)/libcust_opapi.so" | grep -c '[.]aicore_binary' >/dev/null \
+  || fail "libcust_opapi.so lacks the .aicore_binary section of its Ascend C kernel"
 
 expected="z = 12 24 36 48 60 72"
 export ASCEND_CUSTOM_OPP_PATH="$W/b/output"

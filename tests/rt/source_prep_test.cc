@@ -37,6 +37,29 @@ TEST_CASE("kernel scan: definitions only, comments and strings skipped, template
   CHECK(k[4].line == 13);
 }
 
+TEST_CASE("kernel scan: a template header before kernel qualifiers still marks a template", "[rtc][prep]") {
+  // The devkit's add example: `template <uint32_t blockLength> __vector__ __global__ void ...`.
+  const std::string src =
+      "template <uint32_t N>\n"
+      "__vector__ __global__ void add_n(__gm__ float *x) { (void)x; }\n"
+      "template <typename T> __aicore__ __vector__ __global__ void t2(GM_ADDR x) {}\n"
+      "struct S {};\n"
+      "__vector__ __global__ void plain(GM_ADDR x) {}\n";
+  auto k = FindKernels(src);
+  REQUIRE(k.size() == 3);
+  CHECK(k[0].name == "add_n");
+  CHECK(k[0].is_template);
+  CHECK(k[1].name == "t2");
+  CHECK(k[1].is_template);
+  CHECK(k[2].name == "plain");
+  CHECK_FALSE(k[2].is_template);
+  // No host entries for templates: their instances come from the launches.
+  const std::string out = PrepareAscendC(src, "k.asc", {});
+  CHECK(out.find("openatc_ascendc_entry_add_n") == std::string::npos);
+  CHECK(out.find("openatc_ascendc_entry_t2") == std::string::npos);
+  CHECK(out.find("openatc_ascendc_entry_plain(") != std::string::npos);
+}
+
 TEST_CASE("<<<>>> rewrite keeps every line in place", "[rtc][prep]") {
   const std::string src =
       "void f(void *s) {\n"

@@ -80,7 +80,9 @@ bool HasTemplateHeader(const std::string &m, size_t at) {
     size_t start = i;
     while (start > 0 && IsIdent(m[start - 1])) --start;
     std::string w = m.substr(start, i - start);
-    if (w != "extern" && w != "static" && w != "inline") return false;
+    // Kernel qualifiers may come first: `template <uint32_t N> __vector__ __global__ void k(...)`.
+    const bool qualifier = w.size() > 4 && w.rfind("__", 0) == 0 && w.compare(w.size() - 2, 2, "__") == 0;
+    if (w != "extern" && w != "static" && w != "inline" && !qualifier) return false;
     i = start;
   }
   return false;
