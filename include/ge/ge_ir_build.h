@@ -21,7 +21,8 @@
  * graph, file name or model buffer), GRAPH_FAILED (the graph does not compile, the file cannot be
  * written). Never throws. The message (code from ge_api/ir_build/ERRORS.md or the compiler's,
  * what was wrong, what to do) is logged and kept as the calling thread's last SDK error.
- * Threading: builds may run on several threads; options and the loaded operators are shared.
+ * Threading: any thread may call; builds from several threads run one at a time (the loaded
+ * operators are shared, as GE's lifecycle requires).
  *
  * Not provided (declared by GE, not needed by its samples): the bundle, weight-refresh,
  * single-op, dump and aclmdlModel-based calls.

@@ -5,6 +5,7 @@
 #include "ge/ge_ir_build.h"
 
 #include <cstring>
+#include <mutex>
 
 #include "ir_options.h"
 #include "ir_state.h"
@@ -38,6 +39,10 @@ std::string GraphName(const ge::Graph &graph) {
 }
 
 std::vector<uint8_t> BuildOm(const ge::Graph &graph, const OptionMap &build_options) {
+  // One build at a time: the op objects are shared (GE's lifecycle: Compile on one object is never
+  // concurrent) and the compile target is set for the RTC per build.
+  static std::mutex build_mu;
+  std::lock_guard<std::mutex> lock(build_mu);
   const Session session = Current("aclgrphBuildModel");
   const std::string name = GraphName(graph);
   const openatc::atc::Options options = ToAtcOptions(session.global_options, build_options, name, session.emulation);
