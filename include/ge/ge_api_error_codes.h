@@ -12,6 +12,8 @@
 namespace ge {
 constexpr Status SUCCESS = 0U;
 constexpr Status FAILED = 0xFFFFFFFFU;
+/// GE is not initialized (or was finalized): GE's client error 11 (ge/ge_ir_build.h).
+constexpr Status GE_CLI_GE_NOT_INITIALIZED = 1343229963U;
 }  // namespace ge
 
 #endif  // OPENATC_GE_GE_API_ERROR_CODES_H_

@@ -77,7 +77,23 @@ const KeyRow kKeys[] = {
     {"optimization_switch", "ge.optimizationSwitch"},
 };
 
+// Keys GeOptionKeys fills from options other than the kKeys table.
+const KeyRow kFixedKeys[] = {
+    {"soc_version", "ge.socVersion"},   {"framework", "ge.frameworkType"},
+    {"input_shape", "input_shape"},     {"out_nodes", "ge.outputNodeName"},
+    {"log", "log"},                     {"jit_compile", "ge.jit_compile"},
+    {"disable_reuse_memory", "ge.exec.disableReuseMemory"}, {"core_type", "ge.engineType"},
+};
+
 }  // namespace
+
+std::string AtcFlagForGeOptionKey(const std::string &key) {
+  for (const KeyRow &row : kFixedKeys)
+    if (key == row.key) return row.flag;
+  for (const KeyRow &row : kKeys)
+    if (key == row.key) return row.flag;
+  return "";
+}
 
 std::map<std::string, std::string> GeOptionKeys(const Options &options) {
   std::map<std::string, std::string> keys;

@@ -139,10 +139,7 @@ std::string BuiltinOppRoot() {
   return ::stat(root.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? root : "";
 }
 
-std::string CompileModel(const Options &options) {
-  RequireNonEmpty(options.model, "model", "Pass --model with the graph file to compile");
-  RequireNonEmpty(options.output, "output", "Pass --output with the path prefix of the OM to write");
-  const std::string out_path = OmPathForOutput(options.output);  // refused before any work
+compiler::CompileOptions CompileOptionsFor(const Options &options) {
   compiler::CompileOptions copts;
   copts.target = ResolveTarget(options.soc_version, options.emulation);  // fails at once for a bad target
   copts.model_path = options.model;
@@ -158,22 +155,26 @@ std::string CompileModel(const Options &options) {
       LogWarning("--" + kv.first + " is recorded in the OM's build record but has no effect on the host target");
     }
   }
+  return copts;
+}
+
+void LoadCompileOppSet(opp::CompileOppSet &opp_set, const std::string &builtin_root) {
   const auto roots = opp::CustomOppRootsFromEnv();
   for (const auto &root : roots) {
     std::string note = opp::DiagnoseRoot(root);
     if (!note.empty()) LogWarning("ASCEND_CUSTOM_OPP_PATH: " + note);
   }
-  opp::CompileOppSet opp_set;
-  opp_set.Load(roots, BuiltinOppRoot());
+  opp_set.Load(roots, builtin_root);
+}
 
-  ir::Graph graph = ReadGraph(options);  // after Load: the ONNX reader asks the op registry
+om::Model CompileIrGraph(ir::Graph graph, const Options &options, const compiler::CompileOptions &copts,
+                         const opp::CompileOppSet &opp_set) {
   try {
     ApplyOutNodes(graph, options.out_nodes);
   } catch (Error &e) {
     e.WithFile(options.model);
     throw;
   }
-
   om::Model model = compiler::CompileGraph(std::move(graph), copts, opp_set);
   if (options.check_portable) {
     try {
@@ -183,11 +184,27 @@ std::string CompileModel(const Options &options) {
       throw;
     }
   }
+  return model;
+}
+
+om::WriteOptions OmWriteOptions(const Options &options) {
   om::WriteOptions wopts;
   wopts.compress_level = options.compress;
   wopts.compress_weights = options.compress_weights;
+  return wopts;
+}
+
+std::string CompileModel(const Options &options) {
+  RequireNonEmpty(options.model, "model", "Pass --model with the graph file to compile");
+  RequireNonEmpty(options.output, "output", "Pass --output with the path prefix of the OM to write");
+  const std::string out_path = OmPathForOutput(options.output);  // refused before any work
+  const compiler::CompileOptions copts = CompileOptionsFor(options);
+  opp::CompileOppSet opp_set;
+  LoadCompileOppSet(opp_set, BuiltinOppRoot());
+  ir::Graph graph = ReadGraph(options);  // after Load: the ONNX reader asks the op registry
+  om::Model model = CompileIrGraph(std::move(graph), options, copts, opp_set);
   MakeParents(out_path);
-  om::WriteFile(out_path, model, wopts);
+  om::WriteFile(out_path, model, OmWriteOptions(options));
   return out_path;
 }
 

@@ -10,6 +10,7 @@
 
 #include "air_convert.h"
 #include "openatc/common/atomic_file.h"
+#include "openatc/register/air_bytes.h"
 #include "openatc/register/graph_view.h"
 #include "sdk_visibility.h"
 
@@ -119,6 +120,20 @@ bool SerializeDeterministic(const geir::ModelDef &model, std::string *bytes) {
 
 }  // namespace openatc::reg::air
 
+namespace openatc::reg {
+
+bool GraphToAirBytes(const ge::Graph &graph, std::string *bytes, std::string *why) {
+  geir::ModelDef model;
+  if (!air::GraphToModelDef(graph, &model, why)) return false;
+  if (!air::SerializeDeterministic(model, bytes)) {
+    *why = "protobuf could not serialize the graph (a message is over 2 GiB); split the graph";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace openatc::reg
+
 namespace ge {
 
 graphStatus Graph::SaveToFile(const char_t *file_name) const {
@@ -133,15 +148,10 @@ graphStatus Graph::SaveToFile(const char_t *file_name) const {
     SetSdkError(what + ": the graph has no name (default-constructed); construct it as Graph(\"name\")");
     return GRAPH_FAILED;
   }
-  openatc::geir::ModelDef model;
   std::string why;
   std::string bytes;
-  if (!openatc::reg::air::GraphToModelDef(*this, &model, &why)) {
+  if (!openatc::reg::GraphToAirBytes(*this, &bytes, &why)) {
     SetSdkError(what + ": " + why);
-    return GRAPH_FAILED;
-  }
-  if (!openatc::reg::air::SerializeDeterministic(model, &bytes)) {
-    SetSdkError(what + ": protobuf could not serialize the graph (a message is over 2 GiB); split the graph");
     return GRAPH_FAILED;
   }
   if (auto fail = openatc::WriteFileAtomic(path, bytes.data(), bytes.size())) {

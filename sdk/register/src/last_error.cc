@@ -19,5 +19,6 @@ void SetSdkError(const std::string &message) {
 
 const std::string &LastSdkError() { return ThreadLastError(); }
 void ClearLastSdkError() { ThreadLastError().clear(); }
+void SetSdkErrorText(const std::string &message) { SetSdkError(message); }
 
 }  // namespace openatc::reg

@@ -103,6 +103,12 @@ std::string AtcHelpText();
 /// only when given. A key nobody set is absent from the map.
 std::map<std::string, std::string> GeOptionKeys(const Options &options);
 
+/// The atc flag (canonical name, no dashes) whose value GeOptionKeys puts under GE option `key`
+/// ("ge.socVersion" -> "soc_version", "ge.exec.precision_mode" -> "precision_mode"); "" for a key
+/// no flag sets. GE's offline build API (ge_api/ir_build) turns its option maps into atc flags
+/// with it, so both front doors validate and record options the same way.
+std::string AtcFlagForGeOptionKey(const std::string &key);
+
 /// Parses `--input_shape` text (docs/atc-flags.md §4): pieces separated by ';' (empty pieces
 /// ignored), each "name:dims" with dims separated by ','; a dim is an integer >= 0, -1, or "lo~hi"
 /// with 0 <= lo <= hi (hi = -1: unbounded). Names must be unique. Throws E10001 naming the bad

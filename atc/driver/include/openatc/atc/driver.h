@@ -11,6 +11,10 @@
 #include <vector>
 
 #include "openatc/atc/options.h"
+#include "openatc/compiler/compiler.h"
+#include "openatc/ir/graph.h"
+#include "openatc/om/model.h"
+#include "openatc/opp/deliverable.h"
 
 namespace openatc::atc {
 
@@ -19,6 +23,24 @@ int RunAtc(int argc, const char *const *argv);
 /// Mode 0: compile `options.model` into OmPathForOutput(options.output) and return that path.
 /// Throws openatc::Error.
 std::string CompileModel(const Options &options);
+
+// Mode 0's steps, also run in-process by GE's offline build API (ge_api/ir_build), so that a graph
+// compiles to the same OM whichever front door it comes through.
+
+/// The compiler's options for `options`: the target (ResolveTarget with options.emulation; throws
+/// for a bad --soc_version before any work), the ge.* keys (GeOptionKeys) with the chip's
+/// defaults, the build record (every flag that shapes the build, --model as given), the input
+/// shapes; warns once per flag that has no effect on the host target.
+compiler::CompileOptions CompileOptionsFor(const Options &options);
+/// Loads ASCEND_CUSTOM_OPP_PATH's roots (warning about a root that holds no deliverable), then
+/// `builtin_root` ("" = none), into `opp_set`. Throws openatc::Error (OA1201) for a bad .so.
+void LoadCompileOppSet(opp::CompileOppSet &opp_set, const std::string &builtin_root);
+/// Applies --out_nodes, compiles (compiler::CompileGraph) and runs --check_portable. Throws
+/// openatc::Error naming options.model.
+om::Model CompileIrGraph(ir::Graph graph, const Options &options, const compiler::CompileOptions &copts,
+                         const opp::CompileOppSet &opp_set);
+/// --compress / --compress_weights as the OM writer's options.
+om::WriteOptions OmWriteOptions(const Options &options);
 
 /// The OM file `--output` names: `output` itself when it ends with ".om", else `output + ".om"`.
 /// Throws kUsage E10001 for a value ending with '/', an existing folder, a bare ".om" file name,

@@ -38,6 +38,9 @@ OPENATC_REG_INTERNAL_API std::string AttrValueToText(const AttrValue &value);
 /// set it and log it through openatc/common/log.h.
 OPENATC_REG_INTERNAL_API const std::string &LastSdkError();
 OPENATC_REG_INTERNAL_API void ClearLastSdkError();
+/// Logs `message` as an error and makes it the calling thread's LastSdkError(): for the SDK
+/// front doors built into other libraries (GE's offline build API, ge_api/ir_build).
+OPENATC_REG_INTERNAL_API void SetSdkErrorText(const std::string &message);
 
 }  // namespace openatc::reg
 
