@@ -25,7 +25,7 @@ all: build
 help:
 	@echo "make deps     install the Debian packages OpenATC needs (apt-get; sudo when not root)"
 	@echo "make          configure and build into $(BUILD)/ (Release)"
-	@echo "make demo     deps + build, then compile examples/compilable_add_custom with atc and run it with omrun"
+	@echo "make demo     deps + build, then GE's flow on examples/compilable_add_custom: graph_build -> AIR -> atc (Ascend910B1 emulated) -> OM -> model_exec, omrun"
 	@echo "make test     deps + build, then run every test with ctest"
 	@echo "make asan     build with AddressSanitizer+UndefinedBehaviorSanitizer into $(ASAN_BUILD)/ and run the tests"
 	@echo "make fuzz     build the libFuzzer targets ($(FUZZERS)) and their seeds with clang-19 into $(FUZZ_BUILD)/"
@@ -49,12 +49,18 @@ $(BUILD)/build.ninja:
 build: $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
+# GE's whole flow on examples/compilable_add_custom (README.md "Two commands"): graph_build writes
+# the AIR, atc compiles it for Ascend910B1 emulated on this CPU (the switch is set here, on the
+# command line, never by the programs), omrun and model_exec run the OM with no environment.
+DEMO_EX := $(BUILD)/examples/compilable_add_custom
 demo: deps build
 	@rm -rf $(DEMO_OUT) && mkdir -p $(DEMO_OUT)
-	ASCEND_CUSTOM_OPP_PATH=$(CURDIR)/$(BUILD)/examples/compilable_add_custom/opp \
-	  $(BUILD)/bin/atc --model examples/compilable_add_custom/single_add.json --soc_version host \
-	  --output $(DEMO_OUT)/single_add
-	env -u ASCEND_CUSTOM_OPP_PATH $(BUILD)/bin/omrun $(DEMO_OUT)/single_add.om \
+	$(DEMO_EX)/compilable_add_graph_build $(DEMO_OUT)/single_add.air
+	OPENATC_EMULATION=1 ASCEND_CUSTOM_OPP_PATH=$(CURDIR)/$(DEMO_EX)/opp \
+	  $(BUILD)/bin/atc --model=$(DEMO_OUT)/single_add.air --framework=1 --soc_version=Ascend910B1 \
+	  --output=$(DEMO_OUT)/single_add
+	env -u OPENATC_EMULATION -u ASCEND_CUSTOM_OPP_PATH $(BUILD)/examples/model_exec/model_exec $(DEMO_OUT)/single_add.om
+	env -u OPENATC_EMULATION -u ASCEND_CUSTOM_OPP_PATH $(BUILD)/bin/omrun $(DEMO_OUT)/single_add.om \
 	  --input examples/compilable_add_custom/ones.npy --output $(DEMO_OUT)/result --outfmt TXT
 	@echo "output_0 (add2 = (x + x) + x with x = ones, expected 3 everywhere):"
 	@paste -sd' ' $(DEMO_OUT)/result/output_0.txt

@@ -95,3 +95,34 @@ TEST_CASE("compilable_add_custom: atc compiles single_add.json and omrun gives 3
   }
   RemoveTree(dir);
 }
+
+TEST_CASE("compilable_add_custom: GE's flow, graph_build -> AIR -> atc Ascend910B1 emulated -> model_exec, omrun",
+          "[e2e][emulation]") {
+  // What `make demo` runs (Makefile, README.md "Two commands"); the switch only on atc's command.
+  const std::string dir = MakeTempDir();
+  auto gb = RunCommand({BuildPath("examples/compilable_add_custom/compilable_add_graph_build"), dir + "/single_add.air"});
+  INFO(gb.out << gb.err);
+  REQUIRE(gb.exit_code == 0);
+  CHECK(gb.out == "[INFO] graph_build: GraphBuildGraph1 written to " + dir + "/single_add.air\n");
+  auto atc = RunCommand({BuildPath("bin/atc"), "--model=" + dir + "/single_add.air", "--framework=1",
+                         "--soc_version=Ascend910B1", "--output=" + dir + "/single_add"},
+                        {{"OPENATC_EMULATION", "1"}, {"ASCEND_CUSTOM_OPP_PATH", AddCustomOpp()}});
+  INFO(atc.err);
+  REQUIRE(atc.exit_code == 0);
+  CHECK(atc.out == "ATC start working now, please wait for a moment.\nOM written to: " + dir +
+                       "/single_add.om\nATC run success, welcome to the next use.\n");
+  om::Model m = om::ReadFile(dir + "/single_add.om");
+  CHECK(m.target.soc_version == "Ascend910B1");
+  const std::vector<std::string> clean = {"OPENATC_EMULATION", "ASCEND_CUSTOM_OPP_PATH", "OPENATC_GM_CHECK"};
+  auto exec = RunCommand({BuildPath("examples/model_exec/model_exec"), dir + "/single_add.om"}, {}, clean);
+  INFO(exec.err);
+  CHECK(exec.exit_code == 0);
+  CHECK(exec.out == "[INFO] Model executed successfully!\n[INFO] First element of output: 3.000000\n");
+  auto run = RunCommand({BuildPath("bin/omrun"), dir + "/single_add.om", "--input",
+                         SourcePath("examples/compilable_add_custom/ones.npy"), "--output", dir + "/r"},
+                        {}, clean);
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(AsFloats(tensor_io::ReadNpy(dir + "/r/output_0.npy")) == std::vector<float>(16, 3.0f));
+  RemoveTree(dir);
+}

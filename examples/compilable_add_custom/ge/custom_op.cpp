@@ -1,12 +1,14 @@
-// AddCustom, the host port of GE's compilable_add_custom sample: EagerExecuteOp + CompilableOp +
-// PortableOp + ShapeInferOp. Compile builds one kernel binary per input shape with the RTC (the
-// kernel source sits next to this .so), keeps them in a shape-keyed map shared by every node of
-// the op type, Serialize/Deserialize carry the map into the OM, and Execute launches the binary
-// for the input's shape.
+// AddCustom, OpenATC's op shaped like GE's compilable_add_custom sample: EagerExecuteOp +
+// CompilableOp + PortableOp + ShapeInferOp. Compile builds the Ascend C kernel (add_custom_kernel.cpp,
+// next to this .so) with aclrtcCompileProg for --npu-arch=dav-<NpuArch of GetPlatformInfos>, keeps
+// one binary per input shape in a map shared by every node of the op type, Serialize/Deserialize
+// carry the map into the OM, and Execute launches the binary for the input's shape with
+// aclrtLaunchKernelWithHostArgs, passing the element count so the kernel stops at the tensor's end.
 #include <dlfcn.h>
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -103,10 +105,9 @@ class AddCustom : public ge::EagerExecuteOp, public ge::CompilableOp, public ge:
     std::string source;
     if (!ReadKernelSource(source)) return ge::GRAPH_FAILED;
     const std::string arch_opt = "--npu-arch=" + arch;
-    const std::string length_opt = "-DTOTAL_LENGTH=" + std::to_string(x->GetShapeSize());
-    const char *options[] = {arch_opt.c_str(), length_opt.c_str()};
+    const char *options[] = {arch_opt.c_str()};
     std::vector<uint8_t> binary;
-    if (!CompileKernel(source, options, 2, binary)) return ge::GRAPH_FAILED;
+    if (!CompileKernel(source, options, 1, binary)) return ge::GRAPH_FAILED;
 
     auto it = binaries_.find(key);
     if (it != binaries_.end()) {
@@ -180,12 +181,24 @@ class AddCustom : public ge::EagerExecuteOp, public ge::CompilableOp, public ge:
       Log("[ERROR] AddCustom: %s\n", aclGetRecentErrMsg());
       return ge::GRAPH_FAILED;
     }
+    const int64_t n = x->GetShapeSize();
+    if (n < 0 || n > static_cast<int64_t>(UINT32_MAX)) {
+      Log("[ERROR] AddCustom: %s elements do not fit the kernel's uint32_t count\n", std::to_string(n));
+      return ge::GRAPH_FAILED;
+    }
+    // The kernel's parameters (GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t n), laid out in order;
+    // zeroed first so the tail padding after n is defined bytes.
     struct {
       const void *x;
       const void *y;
       void *z;
-    } args{x->GetAddr(), y->GetAddr(), z->GetAddr()};
-    const int64_t n = x->GetShapeSize();
+      uint32_t n;
+    } args;
+    std::memset(&args, 0, sizeof(args));
+    args.x = x->GetAddr();
+    args.y = y->GetAddr();
+    args.z = z->GetAddr();
+    args.n = static_cast<uint32_t>(n);
     const uint32_t blocks = static_cast<uint32_t>((n + kBlockLength - 1) / kBlockLength);
     if (aclrtLaunchKernelWithHostArgs(func, blocks == 0 ? 1 : blocks, ctx->GetStream(), nullptr, &args, sizeof(args),
                                       nullptr, 0) != ACL_SUCCESS) {
