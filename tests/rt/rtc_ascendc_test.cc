@@ -61,10 +61,11 @@ __global__ __aicore__ void fill(GM_ADDR out, T value) {
 std::string LastError() { return aclGetRecentErrMsg(); }
 bool Contains(const std::string &s, const std::string &part) { return s.find(part) != std::string::npos; }
 
-aclrtBinHandle LoadWith(const std::vector<uint8_t> &bin, aclrtBinaryLoadOptionType type, uint32_t value, aclError *rc) {
+// `type` as an int: an unknown type (outside the enum's values) is written as bytes, as a C caller could.
+aclrtBinHandle LoadWith(const std::vector<uint8_t> &bin, int32_t type, uint32_t value, aclError *rc) {
   aclrtBinaryLoadOption option;
   std::memset(&option, 0, sizeof option);
-  option.type = type;
+  std::memcpy(&option.type, &type, sizeof type);
   option.value.magic = value;
   aclrtBinaryLoadOptions options{&option, 1};
   aclrtBinHandle h = nullptr;
@@ -268,7 +269,7 @@ TEST_CASE("the load options of the samples are accepted, unknown ones refused", 
   LoadWith(bin, ACL_RT_BINARY_LOAD_OPT_MAGIC, 0x12345678u, &rc);
   REQUIRE(rc == ACL_ERROR_INVALID_PARAM);
   REQUIRE(Contains(LastError(), "load option 0 (ACL_RT_BINARY_LOAD_OPT_MAGIC) has unknown magic 0x12345678"));
-  LoadWith(bin, static_cast<aclrtBinaryLoadOptionType>(9), 0, &rc);
+  LoadWith(bin, 9, 0, &rc);
   REQUIRE(rc == ACL_ERROR_INVALID_PARAM);
   REQUIRE(Contains(LastError(), "load option 0 has unknown type 9"));
   LoadWith(bin, ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD, 2, &rc);

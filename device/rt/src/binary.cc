@@ -366,7 +366,12 @@ void CheckLoadOptions(const aclrtBinaryLoadOptions *options) {
   for (size_t i = 0; i < options->numOpt; ++i) {
     const aclrtBinaryLoadOption &o = options->options[i];
     const std::string which = "load option " + std::to_string(i);
-    switch (static_cast<int>(o.type)) {
+    // The caller's bytes may hold any value; reading them as the enum type would be undefined for a
+    // value outside its range, so read the representation.
+    int32_t type = 0;
+    static_assert(sizeof(type) == sizeof(o.type), "aclrtBinaryLoadOptionType is 4 bytes");
+    std::memcpy(&type, &o.type, sizeof type);
+    switch (type) {
       case ACL_RT_BINARY_LOAD_OPT_MAGIC:
         if (MagicName(o.value.magic) == nullptr) {
           ThrowAcl(ACL_ERROR_INVALID_PARAM, which + " (ACL_RT_BINARY_LOAD_OPT_MAGIC) has unknown magic 0x" + Hex64(o.value.magic).substr(8),
@@ -388,7 +393,7 @@ void CheckLoadOptions(const aclrtBinaryLoadOptions *options) {
         }
         break;
       default:
-        ThrowAcl(ACL_ERROR_INVALID_PARAM, which + " has unknown type " + std::to_string(static_cast<int>(o.type)),
+        ThrowAcl(ACL_ERROR_INVALID_PARAM, which + " has unknown type " + std::to_string(type),
                  "Use ACL_RT_BINARY_LOAD_OPT_MAGIC, ACL_RT_BINARY_LOAD_OPT_LAZY_LOAD or ACL_RT_BINARY_LOAD_OPT_CPU_KERNEL_MODE");
     }
   }
