@@ -40,13 +40,7 @@ thread_local std::string t_warnings;
 std::string BuiltinRoot() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void *>(&BuiltinRoot), &info) == 0 || info.dli_fname == nullptr) return "";
-  std::string lib = info.dli_fname;
-  const size_t slash = lib.find_last_of('/');
-  std::string root = (slash == std::string::npos ? std::string(".") : lib.substr(0, slash)) + "/../opp/built-in";
-  char resolved[PATH_MAX];
-  struct stat st {};
-  if (::realpath(root.c_str(), resolved) == nullptr || ::stat(resolved, &st) != 0 || !S_ISDIR(st.st_mode)) return "";
-  return resolved;
+  return opp::BuiltinOppRootBeside(info.dli_fname);
 }
 
 const std::set<std::string> &KnownOptions() {

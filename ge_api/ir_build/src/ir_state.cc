@@ -17,6 +17,7 @@
 #include "openatc/common/cann_lookup.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
+#include "openatc/opp/opp_paths.h"
 #include "openatc/register/attr_value.h"
 
 namespace openatc::ir_build {
@@ -39,13 +40,7 @@ Global &State() {
 std::string BuiltinRootNextToLibrary() {
   Dl_info info{};
   if (dladdr(reinterpret_cast<void *>(&BuiltinRootNextToLibrary), &info) == 0 || info.dli_fname == nullptr) return "";
-  const std::string lib = info.dli_fname;
-  const size_t slash = lib.find_last_of('/');
-  const std::string root = (slash == std::string::npos ? std::string(".") : lib.substr(0, slash)) + "/../opp/built-in";
-  char resolved[PATH_MAX];
-  struct stat st {};
-  if (::realpath(root.c_str(), resolved) == nullptr || ::stat(resolved, &st) != 0 || !S_ISDIR(st.st_mode)) return "";
-  return resolved;
+  return opp::BuiltinOppRootBeside(info.dli_fname);
 }
 
 ge::graphStatus StatusFor(const Error &e) {

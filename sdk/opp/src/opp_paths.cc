@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <cstring>
 
@@ -32,6 +33,15 @@ bool EndsWith(const std::string &s, const std::string &suffix) {
 std::string HostOs() { return "linux"; }
 
 std::string HostArch() { return HostCpuArch(); }
+
+std::string BuiltinOppRootBeside(const std::string &binary_path) {
+  const size_t slash = binary_path.find_last_of('/');
+  const std::string root = (slash == std::string::npos ? std::string(".") : binary_path.substr(0, slash)) + "/../opp/built-in";
+  char resolved[PATH_MAX];
+  struct stat st {};
+  if (::realpath(root.c_str(), resolved) == nullptr || ::stat(resolved, &st) != 0 || !S_ISDIR(st.st_mode)) return "";
+  return resolved;
+}
 
 std::vector<std::string> CustomOppRootsFromEnv() {
   std::vector<std::string> roots;

@@ -18,6 +18,10 @@ namespace openatc::opp {
 std::string HostOs();
 std::string HostArch();
 
+/// The built-in operators' OPP root beside a binary or library at `binary_path`:
+/// `<dir of binary_path>/../opp/built-in`, resolved (realpath); "" when that is no folder.
+std::string BuiltinOppRootBeside(const std::string &binary_path);
+
 /// The roots of ASCEND_CUSTOM_OPP_PATH in order (empty entries dropped).
 std::vector<std::string> CustomOppRootsFromEnv();
 
