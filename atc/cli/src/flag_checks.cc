@@ -31,7 +31,7 @@ std::vector<std::string> Pieces(const std::string &text, char sep) {
   return parts;
 }
 
-void CheckPrecision(const Options &o) {
+void CheckPrecisionAndFiles(const Options &o) {
   const std::string v1 = FlagValue(o, "precision_mode"), v2 = FlagValue(o, "precision_mode_v2");
   if (!v1.empty() && !v2.empty())
     Fail("E10056", "--precision_mode and --precision_mode_v2 cannot be used together", "Pass only one of them");
@@ -145,7 +145,7 @@ void CheckSingleOp(const Options &o) {
 
 void CheckDeploymentFlags(const Options &o) {
   CheckGearFlags(o);
-  CheckPrecision(o);
+  CheckPrecisionAndFiles(o);
   CheckOutputType(o);
   CheckAipp(o);
   for (const char *flag : {"is_input_adjust_hw_layout", "is_output_adjust_hw_layout"}) CheckBoolList(o, flag);
