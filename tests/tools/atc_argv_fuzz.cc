@@ -42,11 +42,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const std::set<int> modes = {0, 1, 3, 5, 6};
     if (!modes.count(o.mode) || (o.framework != -1 && o.framework != 1 && o.framework != 5)) std::abort();
     if (o.compress < 0 || o.compress > 22) std::abort();
-    if ((o.mode == 0 || o.mode == 3) && (o.model.empty() || o.soc_version.empty() || o.framework == -1)) std::abort();
+    const bool singleop = o.other_flags.count("singleop") != 0;  // needs --output and --soc_version, no --model
+    if (singleop && (o.mode != 0 || !o.model.empty() || o.output.empty() || o.soc_version.empty())) std::abort();
+    if (!singleop && (o.mode == 0 || o.mode == 3) && (o.model.empty() || o.soc_version.empty() || o.framework == -1))
+      std::abort();
     const auto keys = openatc::atc::GeOptionKeys(o);
     if (!keys.count("ge.jit_compile") || !keys.count("log")) std::abort();
   } catch (const openatc::Error &e) {
-    static const std::set<std::string> kCodes = {"E10001", "E10007", "E10054", "OA0001", "OA0002"};
+    // options.h's codes, with the deployment flags' ATC codes (docs/atc-deploy-flags.md).
+    static const std::set<std::string> kCodes = {"E10001", "E10003", "E10004", "E10005", "E10006", "E10007",
+                                                 "E10009", "E10018", "E10019", "E10020", "E10023", "E10031",
+                                                 "E10035", "E10037", "E10038", "E10039", "E10040", "E10052",
+                                                 "E10054", "E10056", "OA0001", "OA0002"};
     if (!kCodes.count(e.code())) std::abort();
   }
   return 0;

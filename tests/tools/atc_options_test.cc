@@ -253,7 +253,7 @@ TEST_CASE("tools_atc: other ATC flags are kept, typed and checked") {
         "E10001: --auto_tune_mode is deprecated and no longer supported. Remove --auto_tune_mode from the command "
         "line.");
   // Every docs/atc-flags.md §5 flag plus the five "also accepted" ones is known.
-  for (const char *flag : {"--weight=w", "--input_hint_shape=0:[1]", "--dynamic_dims=1;2", "--host_env_os=linux",
+  for (const char *flag : {"--weight=w", "--input_hint_shape=0:[1]", "--deterministic=1", "--host_env_os=linux",
                            "--host_env_cpu=x86_64", "--export_compile_stat=2", "--multi_stream_parallel_mode=cv",
                            "--oo_constant_folding=false", "--oo_dead_code_elimination=true",
                            "--topo_sorting_mode=3", "--build_config=x", "--enable_scope_fusion_passes=p"}) {

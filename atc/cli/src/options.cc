@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "flag_checks.h"
 #include "flag_table.h"
 #include "openatc/atc/options.h"
 #include "openatc/common/error.h"
@@ -61,8 +62,9 @@ std::string CheckValue(const FlagSpec &spec, const std::string &raw) {
   }
   if (std::string(spec.name) == "log") value = Lower(value);
   if (spec.allowed[0] != '\0' && !InList(value, spec.allowed))
-    BadValue(spec.name, raw, "allowed values are " + ListText(spec.allowed),
-             "Pass one of the allowed values");
+    throw Error(ErrorCategory::kUsage, AllowedValueCode(spec.name),
+                "invalid value '" + raw + "' for --" + spec.name + ": allowed values are " + ListText(spec.allowed),
+                "Pass one of the allowed values");
   return value;
 }
 
@@ -207,7 +209,12 @@ Options ParseAtcOptions(int argc, const char *const *argv) {
   if (o.help) return o;
   o.input_shapes = ParseInputShape(o.input_shape);
   o.out_nodes = ParseOutNodes(o.out_nodes_text);
+  if (o.other_flags.count("singleop")) {
+    CheckSingleOp(o);  // its own required flags: no --model (docs/atc-deploy-flags.md §5)
+    return o;
+  }
   CheckRequired(o);
+  CheckDeploymentFlags(o);
   return o;
 }
 

@@ -6,7 +6,9 @@
 #include <cstdlib>
 
 #include "check_portable.h"
+#include "input_ranges.h"
 #include "openatc/atc/driver.h"
+#include "openatc/atc/flag_effects.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
 #include "openatc/common/target.h"
@@ -148,13 +150,8 @@ compiler::CompileOptions CompileOptionsFor(const Options &options) {
   copts.build_record = BuildRecord(options);
   for (const auto &s : options.input_shapes) copts.input_shapes.push_back({s.name, s.dims});
 
-  if (copts.target.is_host()) {
-    for (const auto &kv : options.other_flags) {
-      // Honoured by the compiler (ge.oo.* options: constant folding of built-in ops, dead nodes).
-      if (kv.first == "oo_constant_folding" || kv.first == "oo_dead_code_elimination") continue;
-      LogWarning("--" + kv.first + " is recorded in the OM's build record but has no effect on the host target");
-    }
-  }
+  // One warning per flag the target ignores; the table is atc/cli/src/flag_effects.cc.
+  for (const std::string &line : FlagEffectWarnings(options, &copts.target)) LogWarning(line);
   return copts;
 }
 
@@ -171,6 +168,7 @@ om::Model CompileIrGraph(ir::Graph graph, const Options &options, const compiler
                          const opp::CompileOppSet &opp_set) {
   try {
     ApplyOutNodes(graph, options.out_nodes);
+    ApplyInputShapeRanges(graph, options.input_shapes);
   } catch (Error &e) {
     e.WithFile(options.model);
     throw;

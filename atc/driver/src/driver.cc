@@ -5,6 +5,7 @@
 #include <exception>
 #include <iostream>
 
+#include "openatc/atc/flag_effects.h"
 #include "openatc/common/cann_lookup.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
@@ -18,7 +19,17 @@ constexpr const char *kSuccess = "ATC run success, welcome to the next use.";
 constexpr const char *kFailure =
     "ATC run failed, Please check the detail log, Try 'atc --help' for more information";
 
+void WarnFlagsWithoutEffect(const Options &options) {
+  for (const std::string &line : FlagEffectWarnings(options, nullptr)) LogWarning(line);
+}
+
 void RunMode(const Options &options) {
+  if (options.other_flags.count("singleop")) {
+    // Validated by ParseAtcOptions (docs/atc-deploy-flags.md §5); building is issue 15 stage 6.
+    throw Error(ErrorCategory::kUsage, "OA0003", "--singleop (single-op models) is not implemented yet in this OpenATC version",
+                "Compile a graph that holds the op with --model instead")
+        .WithFile(options.other_flags.at("singleop"));
+  }
   switch (options.mode) {
     case 0: {
       const std::string path = CompileModel(options);
@@ -30,9 +41,15 @@ void RunMode(const Options &options) {
       PreCheckModel(options);
       return;
     case 1:
+      WarnFlagsWithoutEffect(options);
       ConvertToJson(options);
       return;
+    case 5:
+      WarnFlagsWithoutEffect(options);
+      ConvertTextDumpToJson(options);
+      return;
     case 6:
+      WarnFlagsWithoutEffect(options);
       DisplayModel(options);
       return;
     default:

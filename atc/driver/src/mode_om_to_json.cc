@@ -163,4 +163,10 @@ void ConvertToJson(const Options &options) {
   LogInfo("wrote '" + options.json + "'");
 }
 
+void ConvertTextDumpToJson(const Options &options) {
+  WriteTextAtomic(options.json,
+                  frontend::WriteGeIrJson(frontend::ReadGeIrFile(options.om, frontend::GeIrEncoding::kText)));
+  LogInfo("wrote '" + options.json + "'");
+}
+
 }  // namespace openatc::atc

@@ -11,8 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include "openatc/atc/driver.h"
+#include "openatc/atc/flag_effects.h"
 #include "openatc/common/atomic_file.h"
 #include "openatc/common/error.h"
+#include "openatc/common/log.h"
 #include "openatc/common/target.h"
 #include "openatc/compiler/compiler.h"
 #include "openatc/compiler/op_checks.h"
@@ -105,7 +107,9 @@ void PreCheckModel(const Options &options) {
     throw Error(ErrorCategory::kUsage, "E10054", "the required parameter --model is empty",
                 "Pass --model with the graph file to check");
   }
-  ResolveTarget(options.soc_version, options.emulation);  // the same decision as a compile: a bad target fails at once
+  // The same decision as a compile: a bad target fails at once; flags it ignores are warned about.
+  const Target target = ResolveTarget(options.soc_version, options.emulation);
+  for (const std::string &line : FlagEffectWarnings(options, &target)) LogWarning(line);
   json report{{"model", options.model}, {"soc_version", options.soc_version}};
   json global = json::array();
   size_t problems = 0;

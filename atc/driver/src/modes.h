@@ -20,6 +20,11 @@ namespace openatc::atc {
 /// Both files are written atomically (temp file + rename). Throws openatc::Error.
 void ConvertToJson(const Options &options);
 
+/// Mode 5 (docs/atc-flags.md §2): `--om` names a GE text dump (protobuf text ModelDef, e.g.
+/// ge_proto_*.txt); writes its graph to `--json` as mode 1 does. Throws openatc::Error (the
+/// reader's codes when the file is not a text ModelDef).
+void ConvertTextDumpToJson(const Options &options);
+
 /// Mode 6: prints ATC's model summary of `--om` to stdout: for an OpenATC OM its identity,
 /// inputs/outputs, op types, deliverables, segments and build options; for a GE OM (magic
 /// IMOD) its header fields (docs/ge-om.md §2) and that this runtime cannot execute it.

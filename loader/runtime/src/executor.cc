@@ -36,6 +36,24 @@ bool ShapeMatches(const std::vector<int64_t> &want, const std::vector<int64_t> &
   return true;
 }
 
+// The bounds atc recorded from --input_shape "lo~hi" (Data node attr "_input_shape_range", one
+// [lo, hi] per dim, hi -1 = unbounded; atc/driver/src/input_ranges.h); "" when `got` is inside
+// them, else the range as text ("[1~4,3]") for the error.
+std::string OutsideRange(const ir::Node &data, const std::vector<int64_t> &got) {
+  auto it = data.attrs.find("_input_shape_range");
+  if (it == data.attrs.end() || it->second.kind != ir::AttrKind::kListListInt) return "";
+  const auto &ranges = it->second.list_list_i;
+  bool inside = ranges.size() == got.size();
+  std::string text;
+  for (size_t i = 0; i < ranges.size(); ++i) {
+    if (ranges[i].size() != 2) return "";
+    const int64_t lo = ranges[i][0], hi = ranges[i][1];
+    text += (i ? "," : "") + (lo == hi ? std::to_string(lo) : std::to_string(lo) + "~" + std::to_string(hi));
+    if (i < got.size()) inside = inside && got[i] >= lo && (hi < 0 || got[i] <= hi);
+  }
+  return inside ? std::string() : "[" + text + "]";
+}
+
 // True when the bound result buffer holds exactly what the tensor describes (the op wrote into
 // it with the compiled shape), so it can be returned without a copy.
 bool BoundResultValid(const gert::Tensor &t, const HostTensor &h) {
@@ -320,6 +338,13 @@ class Run {
                       " " + ShapeToString(want.shape) + " but got " + DataTypeShortName(in.dtype) + " " +
                       ShapeToString(in.shape),
                   "Feed data of the model's input dtype and shape");
+    }
+    const std::string range = OutsideRange(node, in.shape);
+    if (!range.empty()) {
+      throw Error(ErrorCategory::kInvalidInput, "OA2202",
+                  "input " + std::to_string(k) + " ('" + want.name + "') got shape " + ShapeToString(in.shape) +
+                      ", outside the range " + range + " the model was compiled for (--input_shape)",
+                  "Feed a shape inside the range, or compile with a wider --input_shape range");
     }
     Value &v = values_[{ni, 0}];
     uint8_t *addr = nullptr;

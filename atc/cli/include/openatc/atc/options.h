@@ -10,8 +10,12 @@
  *           a value flag given without its value, a refused mode such as 7 or 30)
  *   E10007  --framework missing and not inferable from the model file's extension
  *   E10054  a parameter the mode requires is empty
+ *   E10003-E10056, E10052  the deployment flags' own rules, with ATC's codes
+ *           (docs/atc-deploy-flags.md: gears, precision modes and their files, --output_type,
+ *           --insert_op_conf, --singleop, --external_weight, --allow_hf32, ...)
  *   OA0001  unknown flag (the message ends with "Try 'atc --help' for the list of flags.")
  *   OA0002  a non-option argument (atc takes no positional arguments)
+ * (OA0003, a valid --singleop that is not implemented yet, is raised by the driver.)
  */
 #ifndef OPENATC_ATC_OPTIONS_H_
 #define OPENATC_ATC_OPTIONS_H_

@@ -1,0 +1,60 @@
+// The table of which other flags take effect on which target (openatc/atc/flag_effects.h).
+// A flag not listed has no effect anywhere yet: accepted, validated, recorded, warned about.
+#include "openatc/atc/flag_effects.h"
+
+namespace openatc {
+namespace atc {
+namespace {
+
+struct Effect {
+  const char *flag;
+  bool host;      ///< --soc_version host
+  bool ascend;    ///< an Ascend chip, emulated or through CANN
+  const char *what;
+};
+
+const Effect kEffects[] = {
+    {"oo_constant_folding", true, true, "constant folding of built-in ops"},
+    {"oo_dead_code_elimination", true, true, "removal of nodes that feed nothing"},
+    // The chip's ATC defaults (atc/compiler target_facts.cc): Compile reads them through GetOption.
+    {"jit_compile", false, true, "ge.jit_compile as the chip's Compile reads it"},
+    {"precision_mode", false, true, "ge.exec.precision_mode as the chip's Compile reads it"},
+};
+
+const Effect *Find(const std::string &flag) {
+  for (const Effect &e : kEffects)
+    if (flag == e.flag) return &e;
+  return nullptr;
+}
+
+std::string TargetName(const Target &t) {
+  return t.is_host() ? std::string("host") : t.soc_version + (t.kind == TargetKind::kAscendEmulated ? " (emulated)" : "");
+}
+
+}  // namespace
+
+std::vector<std::string> FlagsWithoutEffect(const Options &options, TargetKind kind) {
+  std::vector<std::string> out;
+  for (const auto &kv : options.other_flags) {
+    const Effect *e = Find(kv.first);
+    const bool takes = e != nullptr && (kind == TargetKind::kHost ? e->host : e->ascend);
+    if (!takes) out.push_back(kv.first);
+  }
+  return out;
+}
+
+std::vector<std::string> FlagEffectWarnings(const Options &options, const Target *target) {
+  std::vector<std::string> lines;
+  if (target == nullptr) {
+    for (const auto &kv : options.other_flags)
+      lines.push_back("--" + kv.first + " has no effect with --mode=" + std::to_string(options.mode));
+    return lines;
+  }
+  for (const std::string &flag : FlagsWithoutEffect(options, target->kind))
+    lines.push_back("--" + flag + " is recorded in the OM's build record but has no effect on the " +
+                    TargetName(*target) + " target");
+  return lines;
+}
+
+}  // namespace atc
+}  // namespace openatc
