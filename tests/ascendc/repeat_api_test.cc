@@ -163,3 +163,31 @@ TEST_CASE("per-repeat reductions refuse the counter mask mode and a dst too smal
   CHECK(what == "block 0: ReduceRepeat: dst element 8 is outside the tensor's 8 float elements");
   CHECK(dst.GetValue(0) == 64.0f);  // repeat 0 was written before
 }
+
+TEST_CASE("ReduceSum repeat form: tree inside each repeat, then a tree over the repeats", "[ascendc]") {
+  AscendC::TPipe pipe;
+  AscendC::TBuf<> b1, b2, b3;
+  LocalTensor<float> src = Scratch<float>(pipe, b1, 512, 0.0f);
+  LocalTensor<float> dst = Scratch<float>(pipe, b2, 8, -1.0f);
+  LocalTensor<float> work = Scratch<float>(pipe, b3, 64, 0.0f);
+  for (uint32_t j = 0; j < 512; ++j) src.SetValue(j, static_cast<float>(j + 1));
+  AscendC::ReduceSum(dst, src, work, 64, 3, 8);
+  CHECK(dst.GetValue(0) == 18528.0f);  // 1 + ... + 192
+  // 8 leading elements a repeat, repeats 16 blocks (128 floats) apart: 1..8, 129..136, 257..264.
+  AscendC::ReduceSum(dst, src, work, 8, 3, 16);
+  CHECK(dst.GetValue(0) == 36.0f + 1060.0f + 2084.0f);
+  const uint64_t mask[2] = {(1ull << 1) | (1ull << 62), 0};  // elements 1 and 62: 2 + 63, 66 + 127
+  AscendC::ReduceSum(dst, src, work, mask, 2, 8);
+  CHECK(dst.GetValue(0) == 258.0f);
+  // Repeat sums 1e8, 1, -1e8, 1 (one element each): the tree gives (1e8 + 1) + (-1e8 + 1) = 0 in
+  // float; the count form adds repeats in order and gives 1.
+  const float v[4] = {1e8f, 1.0f, -1e8f, 1.0f};
+  for (int r = 0; r < 4; ++r) src.SetValue(static_cast<uint32_t>(r) * 64, v[r]);
+  AscendC::ReduceSum(dst, src, work, 1, 4, 8);
+  CHECK(dst.GetValue(0) == 0.0f);
+  for (uint32_t j = 0; j < 256; ++j) {
+    if (j % 64 != 0) src.SetValue(j, 0.0f);
+  }
+  AscendC::ReduceSum(dst, src, work, 256);
+  CHECK(dst.GetValue(0) == 1.0f);
+}
