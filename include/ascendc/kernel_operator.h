@@ -13,8 +13,9 @@
  *   kernel_operator_alloc.h   LocalMemAllocator (UB bump allocation)
  *   kernel_operator_copy.h    DataCopy, DataCopyPad (kernel_operator_copy_pad.h)
  *   kernel_operator_vec.h     elementwise vector math, Duplicate, vector masks
- *   kernel_operator_cast.h    Cast with RoundMode
+ *   kernel_operator_cast.h    Cast with RoundMode (count and repeat forms)
  *   kernel_operator_reduce.h  ReduceSum/Max/Min, Compare, Select
+ *   kernel_operator_reduce_repeat.h  ReduceRepeat / WholeReduceSum/Max/Min (one result per repeat)
  *   kernel_operator_sync.h    PipeBarrier, SetFlag/WaitFlag
  *   kernel_operator_block_sync.h  SyncAll, the barrier over all blocks (openatc/block_sync.h)
  * Every misuse throws openatc::ascendc::KernelError ("block <i>: <call>: <problem>"); the
@@ -35,6 +36,7 @@
 #include "kernel_operator_gm.h"
 #include "kernel_operator_pipe.h"
 #include "kernel_operator_reduce.h"
+#include "kernel_operator_reduce_repeat.h"
 #include "kernel_operator_sync.h"
 #include "kernel_operator_tensor.h"
 #include "kernel_operator_vec.h"

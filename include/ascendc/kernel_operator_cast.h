@@ -1,6 +1,12 @@
 /**
  * @file kernel_operator_cast.h
- * Cast<D, S>(dst, src, RoundMode, count) of the Ascend C host library (count form). To a float
+ * Cast<D, S>(dst, src, RoundMode, count) of the Ascend C host library (count form) and its repeat
+ * form Cast<D, S, isSetMask>(dst, src, RoundMode, mask | mask[2], repeatTime, UnaryRepeatParams):
+ * a repeat covers 256 bytes of the wider of D and S (64 elements for half <-> float), the mask
+ * selects elements of a repeat as in the other repeat-form calls (kernel_operator_vec.h), and each
+ * operand is addressed in DataBlocks of its own type (32 bytes: 8 float, 16 half), the strides of
+ * the params counting those DataBlocks (half -> float, contiguous: dstRepStride 8, srcRepStride 4).
+ * To a float
  * type (float, half, bfloat16_t): CAST_NONE, CAST_RINT and CAST_HYBRID round to nearest even,
  * CAST_FLOOR / CAST_CEIL / CAST_TRUNC are directed, CAST_ROUND is nearest with ties away from
  * zero, CAST_ODD picks the neighbour with an odd last bit when inexact. To an integer type: the
@@ -113,6 +119,20 @@ inline D CastValue(double v, AscendC::RoundMode mode) {
   }
 }
 
+/** The repeat form of Cast (see the file comment). */
+template <typename D, typename S, bool isSetMask>
+inline void CastRepeat(const AscendC::LocalTensor<D> &dst, const AscendC::LocalTensor<S> &src, AscendC::RoundMode mode,
+                       RepeatMask mask, uint8_t repeat_time, const AscendC::UnaryRepeatParams &p) {
+  using Wide = typename std::conditional<(sizeof(D) > sizeof(S)), D, S>::type;
+  CheckOperand("Cast", "dst", dst, 0);
+  CheckOperand("Cast", "src", src, 0);
+  ForEachRepeat<Wide, isSetMask>(mask, repeat_time, [&](uint32_t r, uint32_t i) {
+    const S x = At("Cast", "src", src, RepeatIndex<S>(r, i, p.srcBlkStride, p.srcRepStride));
+    At("Cast", "dst", dst, RepeatIndex<D>(r, i, p.dstBlkStride, p.dstRepStride)) =
+        CastValue<D>(static_cast<double>(static_cast<Calc<S>>(x)), mode);
+  });
+}
+
 }  // namespace ascendc
 }  // namespace openatc
 
@@ -128,6 +148,22 @@ inline void Cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, const Rou
     const double v = static_cast<double>(static_cast<openatc::ascendc::Calc<S>>(src.Raw()[i]));
     dst.Raw()[i] = openatc::ascendc::CastValue<D>(v, mode);
   }
+}
+
+/** Repeat form, the leading `mask` elements of each repeat. */
+template <typename D, typename S, bool isSetMask = true>
+inline void Cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, const RoundMode &mode, const uint64_t mask,
+                 const uint8_t repeatTime, const UnaryRepeatParams &repeatParams) {
+  openatc::ascendc::CastRepeat<D, S, isSetMask>(dst, src, mode, openatc::ascendc::LeadingMask(mask), repeatTime,
+                                                repeatParams);
+}
+
+/** Repeat form, a 128-bit element bitmap per repeat (mask[0] the low 64 elements). */
+template <typename D, typename S, bool isSetMask = true>
+inline void Cast(const LocalTensor<D> &dst, const LocalTensor<S> &src, const RoundMode &mode, const uint64_t mask[],
+                 const uint8_t repeatTime, const UnaryRepeatParams &repeatParams) {
+  openatc::ascendc::CastRepeat<D, S, isSetMask>(dst, src, mode, openatc::ascendc::RepeatMask{mask[0], mask[1]},
+                                                repeatTime, repeatParams);
 }
 
 }  // namespace AscendC

@@ -4,6 +4,10 @@
  *  - ReduceSum(dst, src, work, count): dst[0] = the sum, in the chip's order: within each
  *    256-byte repeat a pairwise tree (neighbours first, the repeat padded with zeros), then the
  *    repeat results added in order; every addition rounded to T.
+ *  - ReduceSum(dst, src, work, mask | mask[2], repeatTime, srcRepStride), the repeat form: each
+ *    repeat's active elements (masked-off ones as zeros; blocks contiguous, repeats srcRepStride
+ *    DataBlocks apart) summed by the same tree, then the repeat results by a pairwise tree too
+ *    (neighbours first, padded with zeros); dst[0] = the total. Not in counter mask mode.
  *  - ReduceMax / ReduceMin(dst, src, work, count, calIndex): dst[0] = the value; with calIndex,
  *    dst[1] holds the index (first on ties) as the bit pattern of T.
  *  - Compare / Compares(dst, src0, src1 | scalar, CMPMODE, count): bit i of dst's bytes is the
@@ -14,6 +18,8 @@
  */
 #ifndef OPENATC_ASCENDC_KERNEL_OPERATOR_REDUCE_H_
 #define OPENATC_ASCENDC_KERNEL_OPERATOR_REDUCE_H_
+
+#include <vector>
 
 #include "kernel_operator_vec.h"
 
@@ -32,6 +38,49 @@ inline T RepeatTreeSum(const T *x, uint32_t n) {
     }
   }
   return buf[0];
+}
+
+/** Pairwise tree over `sums` (neighbours first, padded with zeros), each step rounded to T. */
+template <typename T>
+inline T TreeOfSums(std::vector<T> sums) {
+  if (sums.empty()) return T(0);
+  while (sums.size() > 1) {
+    std::vector<T> next((sums.size() + 1) / 2);
+    for (size_t k = 0; k < next.size(); ++k) {
+      const Calc<T> b = 2 * k + 1 < sums.size() ? static_cast<Calc<T>>(sums[2 * k + 1]) : Calc<T>(0);
+      next[k] = static_cast<T>(static_cast<Calc<T>>(sums[2 * k]) + b);
+    }
+    sums.swap(next);
+  }
+  return sums[0];
+}
+
+/** The repeat form of ReduceSum (see the file comment). */
+template <typename T, bool isSetMask>
+inline void ReduceSumRepeat(const AscendC::LocalTensor<T> &dst, const AscendC::LocalTensor<T> &src,
+                            const AscendC::LocalTensor<T> &work, RepeatMask mask, int32_t repeat_time,
+                            int32_t src_rep) {
+  const char *api = "ReduceSum";
+  CheckCount(api, repeat_time);
+  if (src_rep < 0) Fail(api, "srcRepStride " + Num(src_rep) + " is negative");
+  if (!isSetMask && Core().mask_counter) {
+    Fail(api, "the counter mask mode (SetMaskCount) is not supported by the repeat form on the host; use SetMaskNorm");
+  }
+  if (!isSetMask) mask = RepeatMask{Core().mask_lo, Core().mask_hi};
+  CheckOperand(api, "dst", dst, 1);
+  CheckOperand(api, "src", src, 0);
+  CheckOperand(api, "sharedTmpBuffer", work, 0);
+  if (repeat_time == 0) return;
+  constexpr uint32_t per = ElemsPerRepeat<T>();
+  std::vector<T> sums;
+  for (int32_t r = 0; r < repeat_time; ++r) {
+    T values[per];
+    for (uint32_t i = 0; i < per; ++i) {
+      values[i] = mask.Active(i) ? At(api, "src", src, RepeatIndex<T>(static_cast<uint32_t>(r), i, 1, src_rep)) : T(0);
+    }
+    sums.push_back(RepeatTreeSum(values, per));
+  }
+  dst.Raw()[0] = TreeOfSums(sums);
 }
 
 template <typename T>
@@ -120,6 +169,23 @@ inline void ReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, cons
     total = static_cast<T>(static_cast<openatc::ascendc::Calc<T>>(total) + static_cast<openatc::ascendc::Calc<T>>(part));
   }
   dst.Raw()[0] = total;
+}
+
+/** Repeat form, the leading `mask` elements of each repeat. */
+template <typename T, bool isSetMask = true>
+inline void ReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,
+                      const uint64_t mask, const int32_t repeatTime, const int32_t srcRepStride) {
+  openatc::ascendc::ReduceSumRepeat<T, isSetMask>(dst, src, sharedTmpBuffer, openatc::ascendc::LeadingMask(mask),
+                                                  repeatTime, srcRepStride);
+}
+
+/** Repeat form, a 128-bit element bitmap per repeat (mask[0] the low 64 elements). */
+template <typename T, bool isSetMask = true>
+inline void ReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer,
+                      const uint64_t mask[], const int32_t repeatTime, const int32_t srcRepStride) {
+  openatc::ascendc::ReduceSumRepeat<T, isSetMask>(dst, src, sharedTmpBuffer,
+                                                  openatc::ascendc::RepeatMask{mask[0], mask[1]}, repeatTime,
+                                                  srcRepStride);
 }
 
 template <typename T>

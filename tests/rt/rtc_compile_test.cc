@@ -47,6 +47,22 @@ TEST_CASE("RTC refuses an unknown option, naming it", "[rt][rtc]") {
   REQUIRE(Contains(bare.error, "option '-D' is not supported"));
 }
 
+TEST_CASE("RTC refuses a chip without runtime compilation, by --npu-arch or --npu-soc", "[rt][rtc]") {
+  for (const char *option : {"--npu-arch=dav-2002", "--npu-soc=Ascend310P3"}) {
+    auto r = Compile(rttest::kAddKernel, {"-DT=float", option});
+    INFO(option);
+    REQUIRE(r.rc == ACL_ERROR_RTC_INVALID_OPTION);
+    CHECK(Contains(r.error, "Ascend310P3 (dav-2002) has no runtime compilation (RTC): aclrtcCompileProg exists on "
+                            "Ascend 950, A3 and A2 only"));
+    CHECK(Contains(r.error, "Compile the kernel ahead of time with bisheng, or target a chip with RTC such as "
+                            "Ascend910B1"));
+    CHECK(r.binary.empty());
+  }
+  auto b = Compile(rttest::kAddKernel, {"-DT=float", "--npu-arch=dav-3002"});
+  REQUIRE(b.rc == ACL_ERROR_RTC_INVALID_OPTION);
+  CHECK(Contains(b.error, "Ascend310B1 (dav-3002) has no runtime compilation (RTC)"));
+}
+
 TEST_CASE("RTC reports compile errors with the compiler's log", "[rt][rtc]") {
   auto r = Compile("int f() { return undefined_thing; }\n", {}, "broken_kernel");
   REQUIRE(r.rc == ACL_ERROR_RTC_COMPILATION);

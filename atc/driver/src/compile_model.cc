@@ -135,10 +135,7 @@ std::string BuiltinOppRoot() {
   char buf[PATH_MAX];
   ssize_t n = ::readlink("/proc/self/exe", buf, sizeof(buf) - 1);
   if (n <= 0) return "";
-  std::string exe(buf, static_cast<size_t>(n));
-  std::string root = exe.substr(0, exe.find_last_of('/')) + "/../opp/built-in";
-  struct stat st {};
-  return ::stat(root.c_str(), &st) == 0 && S_ISDIR(st.st_mode) ? root : "";
+  return opp::BuiltinOppRootBeside(std::string(buf, static_cast<size_t>(n)));  // as libge_runner finds it
 }
 
 compiler::CompileOptions CompileOptionsFor(const Options &options) {

@@ -90,13 +90,17 @@ std::vector<std::string> FinishOptions(const OptionState &state, bool for_rtc) {
     }
   }
   if (chip == nullptr) return flags;
-  if (for_rtc && !chip->has_rtc) {
-    BadOption(chip->soc_version + " (dav-" + std::to_string(chip->npu_arch) + ") has no runtime compilation (RTC)",
-              "Compile the kernel ahead of time with bisheng, or target a chip with RTC");
-  }
+  if (for_rtc) RequireRtc(*chip);
   flags.push_back("-D__NPU_ARCH__=" + std::to_string(chip->npu_arch));
   flags.push_back("-DOPENATC_ASCENDC_UB_SIZE=" + std::to_string(chip->ub_size));
   return flags;
+}
+
+void RequireRtc(const ChipFacts &chip) {
+  if (chip.has_rtc) return;
+  BadOption(chip.soc_version + " (dav-" + std::to_string(chip.npu_arch) +
+                ") has no runtime compilation (RTC): aclrtcCompileProg exists on Ascend 950, A3 and A2 only",
+            "Compile the kernel ahead of time with bisheng, or target a chip with RTC such as Ascend910B1");
 }
 
 std::vector<std::string> TranslateOptions(int num_options, const char **options) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 namespace openatc {
+struct ChipFacts;
 namespace rtc {
 
 /** Options as they are read, before the chip is resolved. */
@@ -32,6 +33,12 @@ std::vector<std::string> FinishOptions(const OptionState &state, bool for_rtc);
 /** aclrtcCompileProg's options: ReadCompileOption for each, then FinishOptions(for_rtc=true);
  *  anything else throws openatc::Error "ACL176002" naming the option. */
 std::vector<std::string> TranslateOptions(int num_options, const char **options);
+
+/** The one rule for chips without runtime compilation (ChipFacts::has_rtc false, as on
+ *  Ascend310P/310B/910): throws openatc::Error "ACL176002" naming the chip; returns for a chip
+ *  with RTC. FinishOptions (--npu-arch/--npu-soc of such a chip) and aclrtcCreateProg (the
+ *  emulated target is such a chip, rtc_dispatch.cc) both apply it. */
+void RequireRtc(const ChipFacts &chip);
 
 /** What the shared options are, for error hints. */
 extern const char kAcceptedOptions[];

@@ -16,6 +16,7 @@
 #include "openatc/common/chip_facts.h"
 #include "openatc/common/error.h"
 #include "openatc/rt/runtime.h"
+#include "options.h"
 
 namespace openatc {
 namespace rtc {
@@ -85,10 +86,10 @@ ACL_FUNC_VISIBILITY aclError aclrtcCreateProg(aclrtcProg *prog, const char *src,
   // An emulated chip's kernels are host code (docs/architecture.md "Targets"): the host RTC compiles them.
   if (target.kind == openatc::TargetKind::kAscendEmulated) {
     const openatc::ChipFacts *chip = openatc::FindChip(target.soc_version);
-    if (chip != nullptr && !chip->has_rtc) {  // as on the chip: its CANN has no runtime compilation
-      const std::string text = "aclrtcCreateProg: the emulated " + target.soc_version +
-                               " has no RTC (aclrtcCompileProg exists on Ascend 950, A3 and A2 only). Precompile the "
-                               "kernel, or emulate a chip with an RTC such as Ascend910B1";
+    try {
+      if (chip != nullptr) RequireRtc(*chip);  // as on the chip: its CANN has no runtime compilation
+    } catch (const openatc::Error &e) {
+      const std::string text = "aclrtcCreateProg: the emulated " + e.message() + ". " + e.hint() + ".";
       openatc::rt::SetRecentError(text.c_str());
       return ACL_ERROR_RTC_FAILURE;
     }

@@ -1,6 +1,7 @@
 // AnnotatedAddCustom, the host port of GE's annotated_args_refresh_add_custom offline sample:
 // CompilableOp + PortableOp + ShapeInferOp + AnnotatedArgsOp, and no EagerExecuteOp. Compile
-// builds the add kernel per input shape with the RTC (kept in a shape-keyed map that
+// builds the Ascend C add kernel per input shape with the RTC for --npu-arch=dav-<NpuArch of
+// GetPlatformInfos> (kept in a shape-keyed map that
 // Serialize/Deserialize carry into the OM); DeclareLaunchArgs declares one launch with three
 // 8-byte slots (input 0, input 1, output 0) and block_dim = n / 1024. At run time the runtime
 // launches it with the real addresses; no callback of this op runs.
@@ -19,13 +20,39 @@ namespace {
 constexpr int64_t kBlockLength = 1024;
 
 const char *kKernelSource = R"(
-#include "openatc/host_kernel.h"
-OPENATC_HOST_KERNEL(add_custom, GM_ADDR x, GM_ADDR y, GM_ADDR z) {
-  const float *a = reinterpret_cast<const float *>(x);
-  const float *b = reinterpret_cast<const float *>(y);
-  float *c = reinterpret_cast<float *>(z);
-  const int64_t begin = GetBlockIdx() * 1024;
-  for (int64_t i = begin; i < begin + 1024; ++i) c[i] = a[i] + b[i];
+// add_custom in Ascend C: z = x + y, 1024 float elements per block (the element count is a whole
+// number of blocks), one GM -> UB -> GM pass per block: x and y through a VECIN queue of depth 2,
+// z through a VECOUT queue.
+#include "kernel_operator.h"
+constexpr uint32_t kBlockLength = 1024;
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  const uint64_t begin = kBlockLength * static_cast<uint64_t>(AscendC::GetBlockIdx());
+  AscendC::GlobalTensor<float> xGm, yGm, zGm;
+  xGm.SetGlobalBuffer((__gm__ float *)x + begin, kBlockLength);
+  yGm.SetGlobalBuffer((__gm__ float *)y + begin, kBlockLength);
+  zGm.SetGlobalBuffer((__gm__ float *)z + begin, kBlockLength);
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::TPosition::VECIN, 2> in;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> out;
+  pipe.InitBuffer(in, 2, kBlockLength * sizeof(float));
+  pipe.InitBuffer(out, 1, kBlockLength * sizeof(float));
+  AscendC::LocalTensor<float> xIn = in.AllocTensor<float>();
+  AscendC::LocalTensor<float> yIn = in.AllocTensor<float>();
+  AscendC::DataCopy(xIn, xGm, kBlockLength);
+  AscendC::DataCopy(yIn, yGm, kBlockLength);
+  in.EnQue(xIn);
+  in.EnQue(yIn);
+  AscendC::LocalTensor<float> a = in.DeQue<float>();
+  AscendC::LocalTensor<float> b = in.DeQue<float>();
+  AscendC::LocalTensor<float> sum = out.AllocTensor<float>();
+  AscendC::Add(sum, a, b, kBlockLength);
+  out.EnQue(sum);
+  in.FreeTensor(a);
+  in.FreeTensor(b);
+  AscendC::LocalTensor<float> zOut = out.DeQue<float>();
+  AscendC::DataCopy(zGm, zOut, kBlockLength);
+  out.FreeTensor(zOut);
 }
 )";
 
@@ -33,6 +60,19 @@ std::string ShapeKey(const gert::Shape &s) {
   std::string k = "[";
   for (size_t i = 0; i < s.GetDimNum(); ++i) k += (i ? "," : "") + std::to_string(s.GetDim(i));
   return k + "]";
+}
+// --npu-arch=dav-<NpuArch> of the compile target (GetPlatformInfos' version/NpuArch, "dav-"
+// prefixed unless it is already), as the sample passes it; "" when the target has none.
+std::string ArchOption(gert::OpCompileContext *ctx) {
+  fe::PlatFormInfos platform;
+  fe::OptionalInfos optional;
+  std::string arch;
+  if (ctx->GetPlatformInfos(platform, optional) != ge::GRAPH_SUCCESS ||
+      !platform.GetPlatformResWithLock("version", "NpuArch", arch) || arch.empty()) {
+    std::fprintf(stderr, "[ERROR] AnnotatedAddCustom: no NpuArch for node %s\n", ctx->GetNodeName());
+    return "";
+  }
+  return "--npu-arch=" + (arch.rfind("dav-", 0) == 0 ? arch : "dav-" + arch);
 }
 void PutU32(std::vector<uint8_t> &b, uint32_t v) {
   for (int i = 0; i < 4; ++i) b.push_back(static_cast<uint8_t>(v >> (8 * i)));
@@ -66,14 +106,21 @@ class AnnotatedAddCustom : public ge::CompilableOp, public ge::PortableOp, publi
     }
     const std::string key = ShapeKey(x->GetStorageShape());
     if (binaries_.count(key)) return ge::GRAPH_SUCCESS;
+    const std::string arch = ArchOption(ctx);
     aclrtcProg prog = nullptr;
-    if (aclrtcCreateProg(&prog, kKernelSource, "add_custom", 0, nullptr, nullptr) != ACL_SUCCESS) return ge::GRAPH_FAILED;
+    if (arch.empty() || aclrtcCreateProg(&prog, kKernelSource, "add_custom", 0, nullptr, nullptr) != ACL_SUCCESS) {
+      return ge::GRAPH_FAILED;
+    }
+    const char *options[] = {arch.c_str()};
     size_t size = 0;
-    bool ok = aclrtcCompileProg(prog, 0, nullptr) == ACL_SUCCESS && aclrtcGetBinDataSize(prog, &size) == ACL_SUCCESS;
+    bool ok = aclrtcCompileProg(prog, 1, options) == ACL_SUCCESS && aclrtcGetBinDataSize(prog, &size) == ACL_SUCCESS;
     std::vector<uint8_t> bin(size);
     ok = ok && aclrtcGetBinData(prog, reinterpret_cast<char *>(bin.data())) == ACL_SUCCESS;
     aclrtcDestroyProg(&prog);
-    if (!ok) return ge::GRAPH_FAILED;
+    if (!ok) {
+      std::fprintf(stderr, "[ERROR] AnnotatedAddCustom: add_custom kernel: %s\n", aclGetRecentErrMsg());
+      return ge::GRAPH_FAILED;
+    }
     binaries_[key] = std::move(bin);
     return ge::GRAPH_SUCCESS;
   }

@@ -5,11 +5,13 @@
 //  - AddNoRefreshOp EagerExecuteOp + ShapeInferOp: allocates and fills its own args block
 //    (aclrtMalloc + H2D, never freed, as the sample does), so its addresses are fixed and the
 //    runtime must copy model inputs/outputs through fixed buffers.
-// Both kernels are the same host add kernel, compiled by the RTC on first use (the sample's
-// loader does the same, guarded by a mutex), 1024 elements per block.
+// Both launch the same Ascend C add kernel (kKernelSource), compiled by the RTC on first use with
+// --npu-arch=dav-<NpuArch of the current device> (the sample's loader does the same, guarded by a
+// mutex), 1024 elements per block.
 #include <cstdint>
 #include <cstdio>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "acl/acl_rt.h"
@@ -21,14 +23,34 @@ namespace {
 constexpr int64_t kBlockLength = 1024;
 
 const char *kKernelSource = R"(
-#include "openatc/host_kernel.h"
-OPENATC_HOST_KERNEL(add_custom, GM_ADDR x, GM_ADDR y, GM_ADDR z, int64_t n) {
-  const float *a = reinterpret_cast<const float *>(x);
-  const float *b = reinterpret_cast<const float *>(y);
-  float *c = reinterpret_cast<float *>(z);
-  const int64_t begin = GetBlockIdx() * 1024;
-  const int64_t end = begin + 1024 < n ? begin + 1024 : n;
-  for (int64_t i = begin; i < end; ++i) c[i] = a[i] + b[i];
+// add_custom in Ascend C: z = x + y over n float elements, 1024 per block; the last block stops
+// at n (byte-exact DataCopyPad), so no element count overruns its tensors. One TBuf scratch holds
+// x, y and z of the block; barriers order copy-in, add and copy-out.
+#include "kernel_operator.h"
+constexpr int64_t kBlockLength = 1024;
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z, int64_t n) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  const int64_t begin = AscendC::GetBlockIdx() * kBlockLength;
+  if (begin >= n) return;
+  const uint32_t count = static_cast<uint32_t>(n - begin < kBlockLength ? n - begin : kBlockLength);
+  AscendC::GlobalTensor<float> xGm, yGm, zGm;
+  xGm.SetGlobalBuffer((__gm__ float *)x + begin, count);
+  yGm.SetGlobalBuffer((__gm__ float *)y + begin, count);
+  zGm.SetGlobalBuffer((__gm__ float *)z + begin, count);
+  AscendC::TPipe pipe;
+  AscendC::TBuf<AscendC::TPosition::VECCALC> scratch;
+  pipe.InitBuffer(scratch, 3 * kBlockLength * sizeof(float));
+  AscendC::LocalTensor<float> a = scratch.Get<float>();
+  AscendC::LocalTensor<float> b = a[kBlockLength];
+  AscendC::LocalTensor<float> c = a[2 * kBlockLength];
+  const AscendC::DataCopyExtParams bytes(1, count * sizeof(float), 0, 0);
+  const AscendC::DataCopyPadExtParams<float> noPad(false, 0, 0, 0.0f);
+  AscendC::DataCopyPad(a, xGm, bytes, noPad);
+  AscendC::DataCopyPad(b, yGm, bytes, noPad);
+  AscendC::PipeBarrier<PIPE_ALL>();
+  AscendC::Add(c, a, b, count);
+  AscendC::PipeBarrier<PIPE_ALL>();
+  AscendC::DataCopyPad(zGm, c, bytes);
 }
 )";
 
@@ -41,6 +63,20 @@ struct AddArgs {
 };
 #pragma pack(pop)
 
+// --npu-arch=dav-<NpuArch> of the current device (dav-0 on the host device: the host reference;
+// dav-2201 on an emulated Ascend910B1); "" when the device cannot say (the sample would silently
+// fall back to dav-2201; here the compile fails instead).
+std::string ArchOption() {
+  int32_t device = 0;
+  int64_t arch = -1;
+  if (aclrtGetDevice(&device) != ACL_SUCCESS ||
+      aclrtGetDeviceInfo(static_cast<uint32_t>(device), ACL_DEV_ATTR_NPU_ARCH, &arch) != ACL_SUCCESS || arch < 0) {
+    std::fprintf(stderr, "[ERROR] add_custom kernel: no NpuArch for the current device: %s\n", aclGetRecentErrMsg());
+    return "";
+  }
+  return "--npu-arch=dav-" + std::to_string(arch);
+}
+
 // The process-wide kernel loader (compiled once, like the sample's global loader).
 aclrtFuncHandle Kernel() {
   static std::mutex mu;
@@ -48,8 +84,11 @@ aclrtFuncHandle Kernel() {
   std::lock_guard<std::mutex> lock(mu);
   if (func != nullptr) return func;
   aclrtcProg prog = nullptr;
-  if (aclrtcCreateProg(&prog, kKernelSource, "add_custom", 0, nullptr, nullptr) != ACL_SUCCESS) return nullptr;
-  const char *options[] = {"-O2"};
+  const std::string arch = ArchOption();
+  if (arch.empty() || aclrtcCreateProg(&prog, kKernelSource, "add_custom", 0, nullptr, nullptr) != ACL_SUCCESS) {
+    return nullptr;
+  }
+  const char *options[] = {arch.c_str()};
   size_t size = 0;
   bool ok = aclrtcCompileProg(prog, 1, options) == ACL_SUCCESS && aclrtcGetBinDataSize(prog, &size) == ACL_SUCCESS;
   static std::vector<uint8_t> binary;

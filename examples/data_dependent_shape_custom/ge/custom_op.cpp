@@ -1,49 +1,21 @@
 // WhereLikeCustom, the host port of GE's data_dependent_shape_custom sample: EagerExecuteOp +
 // ShapeInferOp. InferShape can only say [-1, rank(x)]; Execute allocates the upper bound
 // [N, rank], launches a single-block kernel that writes the indices of the true elements and a
-// shape record [ndim, count, 1] into a workspace, waits for the stream, reads the record back and
+// shape record {2, count, rank} into a workspace, waits for the stream, reads the record back and
 // shrinks the output's shape and size to what the kernel found.
 //
-// The sample's kernel is Ascend C launched with <<<>>> from the same .so; here the kernel is host
-// C++ (kKernelSource) compiled by the RTC on first use and launched with
-// aclrtLaunchKernelWithHostArgs.
+// The kernel is Ascend C (where_like_kernel.asc), compiled by bisheng into this .so and launched
+// with <<<>>> from the same file, as the sample does.
 #include <cstdint>
 #include <cstdio>
-#include <mutex>
 #include <vector>
 
 #include "acl/acl_rt.h"
-#include "acl/acl_rt_compile.h"
 #include "graph/custom_op.h"
 #include "where_like_custom.h"
+#include "where_like_launch.h"
 
 namespace {
-const char *kKernelSource = R"(
-#include "openatc/host_kernel.h"
-// One block, serial: out[k * rank + d] = coordinate d of the k-th true element of x (row-major),
-// shape_out = {2, count, rank}.
-OPENATC_HOST_KERNEL(where_like, GM_ADDR x, GM_ADDR out, GM_ADDR shape_out, int64_t n, int64_t rank,
-                    int64_t dims_addr) {
-  const bool *in = reinterpret_cast<const bool *>(x);
-  int64_t *y = reinterpret_cast<int64_t *>(out);
-  const int64_t *dims = reinterpret_cast<const int64_t *>(dims_addr);
-  int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!in[i]) continue;
-    int64_t rest = i;
-    for (int64_t d = rank - 1; d >= 0; --d) {
-      y[count * rank + d] = rest % dims[d];
-      rest /= dims[d];
-    }
-    ++count;
-  }
-  uint64_t *shape = reinterpret_cast<uint64_t *>(shape_out);
-  shape[0] = 2;
-  shape[1] = static_cast<uint64_t>(count);
-  shape[2] = static_cast<uint64_t>(rank);
-}
-)";
-
 void Error(const char *what) { std::fprintf(stderr, "[ERROR] WhereLikeCustom: %s: %s\n", what, aclGetRecentErrMsg()); }
 }  // namespace
 
@@ -84,20 +56,8 @@ class WhereLikeCustom : public EagerExecuteOp, public ShapeInferOp {
       Error("aclrtMemcpy");
       return GRAPH_FAILED;
     }
-    aclrtFuncHandle func = Kernel();
-    if (func == nullptr) return GRAPH_FAILED;
-#pragma pack(push, 1)
-    struct {
-      const void *x;
-      void *out;
-      void *shape_out;
-      int64_t n;
-      int64_t rank;
-      int64_t dims_addr;
-    } args{x->GetAddr(), y->GetAddr(), record, n, rank, static_cast<int64_t>(reinterpret_cast<intptr_t>(dims))};
-#pragma pack(pop)
-    if (aclrtLaunchKernelWithHostArgs(func, 1, ctx->GetStream(), nullptr, &args, sizeof(args), nullptr, 0) !=
-            ACL_SUCCESS ||
+    if (LaunchWhereLike(x->GetAddr(), dims, y->GetAddr(), record, static_cast<uint64_t>(n), static_cast<uint64_t>(rank),
+                        ctx->GetStream()) != ACL_SUCCESS ||
         aclrtSynchronizeStream(ctx->GetStream()) != ACL_SUCCESS) {
       Error("launch");
       return GRAPH_FAILED;
@@ -120,34 +80,6 @@ class WhereLikeCustom : public EagerExecuteOp, public ShapeInferOp {
     return GRAPH_SUCCESS;
   }
 
- private:
-  // Compiled once per op object (the sample guards its loader with a mutex the same way).
-  aclrtFuncHandle Kernel() {
-    std::lock_guard<std::mutex> lock(mu_);
-    if (func_ != nullptr) return func_;
-    aclrtcProg prog = nullptr;
-    if (aclrtcCreateProg(&prog, kKernelSource, "where_like", 0, nullptr, nullptr) != ACL_SUCCESS) {
-      Error("aclrtcCreateProg");
-      return nullptr;
-    }
-    const char *options[] = {"-O2"};
-    size_t size = 0;
-    bool ok = aclrtcCompileProg(prog, 1, options) == ACL_SUCCESS && aclrtcGetBinDataSize(prog, &size) == ACL_SUCCESS;
-    binary_.resize(size);
-    ok = ok && aclrtcGetBinData(prog, reinterpret_cast<char *>(binary_.data())) == ACL_SUCCESS;
-    aclrtcDestroyProg(&prog);
-    aclrtBinHandle bin = nullptr;
-    if (!ok || aclrtBinaryLoadFromData(binary_.data(), binary_.size(), nullptr, &bin) != ACL_SUCCESS ||
-        aclrtBinaryGetFunction(bin, "where_like", &func_) != ACL_SUCCESS) {
-      Error("kernel build");
-      func_ = nullptr;
-    }
-    return func_;
-  }
-
-  std::mutex mu_;
-  std::vector<uint8_t> binary_;
-  aclrtFuncHandle func_ = nullptr;
 };
 
 REG_AUTO_MAPPING_OP(WhereLikeCustom);

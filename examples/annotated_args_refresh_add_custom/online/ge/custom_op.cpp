@@ -1,6 +1,8 @@
 // The online variant of annotated_args_refresh_add_custom (host port of GE's sample): two op
-// types in one .so, the same add kernel (1024 float elements per block, three 8-byte pointer
-// arguments x, y, z), differing only in how a replayed launch follows new buffers.
+// types in one .so, the same Ascend C add kernel (1024 float elements per block, three 8-byte
+// pointer arguments x, y, z; compiled by the RTC for --npu-arch=dav-<NpuArch>: the compile
+// target's in Compile, the current device's in Execute), differing only in how a replayed launch
+// follows new buffers.
 //  - AnnotatedAddCustom: CompilableOp + AnnotatedArgsOp + ShapeInferOp. No PortableOp (the online
 //    flow keeps the compiling object) and no Execute: Compile builds the kernel with the RTC per
 //    input shape; DeclareLaunchArgs declares the launch with slots input 0, input 1, output 0,
@@ -25,13 +27,39 @@ constexpr int64_t kBlockLength = 1024;
 constexpr int64_t kMaxBlocks = 65535;
 
 const char *kKernelSource = R"(
-#include "openatc/host_kernel.h"
-OPENATC_HOST_KERNEL(add_custom, GM_ADDR x, GM_ADDR y, GM_ADDR z) {
-  const float *a = reinterpret_cast<const float *>(x);
-  const float *b = reinterpret_cast<const float *>(y);
-  float *c = reinterpret_cast<float *>(z);
-  const int64_t begin = GetBlockIdx() * 1024;
-  for (int64_t i = begin; i < begin + 1024; ++i) c[i] = a[i] + b[i];
+// add_custom in Ascend C: z = x + y, 1024 float elements per block (the element count is a whole
+// number of blocks), one GM -> UB -> GM pass per block: x and y through a VECIN queue of depth 2,
+// z through a VECOUT queue.
+#include "kernel_operator.h"
+constexpr uint32_t kBlockLength = 1024;
+extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+  KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
+  const uint64_t begin = kBlockLength * static_cast<uint64_t>(AscendC::GetBlockIdx());
+  AscendC::GlobalTensor<float> xGm, yGm, zGm;
+  xGm.SetGlobalBuffer((__gm__ float *)x + begin, kBlockLength);
+  yGm.SetGlobalBuffer((__gm__ float *)y + begin, kBlockLength);
+  zGm.SetGlobalBuffer((__gm__ float *)z + begin, kBlockLength);
+  AscendC::TPipe pipe;
+  AscendC::TQue<AscendC::TPosition::VECIN, 2> in;
+  AscendC::TQue<AscendC::TPosition::VECOUT, 1> out;
+  pipe.InitBuffer(in, 2, kBlockLength * sizeof(float));
+  pipe.InitBuffer(out, 1, kBlockLength * sizeof(float));
+  AscendC::LocalTensor<float> xIn = in.AllocTensor<float>();
+  AscendC::LocalTensor<float> yIn = in.AllocTensor<float>();
+  AscendC::DataCopy(xIn, xGm, kBlockLength);
+  AscendC::DataCopy(yIn, yGm, kBlockLength);
+  in.EnQue(xIn);
+  in.EnQue(yIn);
+  AscendC::LocalTensor<float> a = in.DeQue<float>();
+  AscendC::LocalTensor<float> b = in.DeQue<float>();
+  AscendC::LocalTensor<float> sum = out.AllocTensor<float>();
+  AscendC::Add(sum, a, b, kBlockLength);
+  out.EnQue(sum);
+  in.FreeTensor(a);
+  in.FreeTensor(b);
+  AscendC::LocalTensor<float> zOut = out.DeQue<float>();
+  AscendC::DataCopy(zGm, zOut, kBlockLength);
+  out.FreeTensor(zOut);
 }
 )";
 
@@ -53,10 +81,27 @@ uint32_t Blocks(int64_t n) {
   return static_cast<uint32_t>(n / kBlockLength);
 }
 
-bool CompileKernel(std::vector<uint8_t> &binary) {
+// --npu-arch=dav-<n> for NpuArch `arch` ("2201", "dav-2201", "0").
+std::string ArchOption(const std::string &arch) { return "--npu-arch=" + (arch.rfind("dav-", 0) == 0 ? arch : "dav-" + arch); }
+
+// The NpuArch of the current device (0 on the host device, 2201 on an emulated Ascend910B1); "" if unknown.
+std::string DeviceArch() {
+  int32_t device = 0;
+  int64_t arch = -1;
+  if (aclrtGetDevice(&device) != ACL_SUCCESS ||
+      aclrtGetDeviceInfo(static_cast<uint32_t>(device), ACL_DEV_ATTR_NPU_ARCH, &arch) != ACL_SUCCESS || arch < 0) {
+    std::fprintf(stderr, "[ERROR] add_custom kernel: no NpuArch for the current device: %s\n", aclGetRecentErrMsg());
+    return "";
+  }
+  return std::to_string(arch);
+}
+
+bool CompileKernel(const std::string &arch, std::vector<uint8_t> &binary) {
+  if (arch.empty()) return false;
   aclrtcProg prog = nullptr;
   if (aclrtcCreateProg(&prog, kKernelSource, "add_custom", 0, nullptr, nullptr) != ACL_SUCCESS) return false;
-  const char *options[] = {"-O2"};
+  const std::string option = ArchOption(arch);
+  const char *options[] = {option.c_str()};
   size_t size = 0;
   bool ok = aclrtcCompileProg(prog, 1, options) == ACL_SUCCESS && aclrtcGetBinDataSize(prog, &size) == ACL_SUCCESS;
   binary.resize(size);
@@ -74,7 +119,7 @@ aclrtFuncHandle NoRefreshKernel() {
   std::lock_guard<std::mutex> lock(mu);
   if (func != nullptr) return func;
   aclrtBinHandle bin = nullptr;
-  if (!CompileKernel(binary) || aclrtBinaryLoadFromData(binary.data(), binary.size(), nullptr, &bin) != ACL_SUCCESS ||
+  if (!CompileKernel(DeviceArch(), binary) || aclrtBinaryLoadFromData(binary.data(), binary.size(), nullptr, &bin) != ACL_SUCCESS ||
       aclrtBinaryGetFunction(bin, "add_custom", &func) != ACL_SUCCESS) {
     func = nullptr;
   }
@@ -106,8 +151,16 @@ class AnnotatedAddCustom : public ge::CompilableOp, public ge::AnnotatedArgsOp, 
     if (x == nullptr || Blocks(x->GetShapeSize()) == 0) return ge::GRAPH_FAILED;
     const std::string key = ShapeKey(x->GetStorageShape());
     if (binaries_.count(key)) return ge::GRAPH_SUCCESS;  // nodes of one shape share a binary
+    fe::PlatFormInfos platform;
+    fe::OptionalInfos optional;
+    std::string arch;
+    if (ctx->GetPlatformInfos(platform, optional) != ge::GRAPH_SUCCESS ||
+        !platform.GetPlatformResWithLock("version", "NpuArch", arch) || arch.empty()) {
+      std::fprintf(stderr, "[ERROR] AnnotatedAddCustom: no NpuArch for node %s\n", ctx->GetNodeName());
+      return ge::GRAPH_FAILED;
+    }
     std::vector<uint8_t> binary;
-    if (!CompileKernel(binary)) return ge::GRAPH_FAILED;
+    if (!CompileKernel(arch, binary)) return ge::GRAPH_FAILED;
     binaries_[key] = std::move(binary);
     return ge::GRAPH_SUCCESS;
   }

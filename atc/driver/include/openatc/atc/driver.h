@@ -54,7 +54,7 @@ void PreCheckModel(const Options &options);
 std::vector<std::string> ClosestRegisteredNames(const std::string &type);
 
 /// The built-in operators' OPP root, relative to the running executable
-/// (`<bin>/../opp/built-in`); "" when it does not exist.
+/// (`<bin>/../opp/built-in`, resolved: openatc::opp::BuiltinOppRootBeside); "" when it does not exist.
 std::string BuiltinOppRoot();
 
 }  // namespace openatc::atc
