@@ -1,5 +1,5 @@
-// oneDNN engine/stream singletons, thread count, descriptors and float conversion for the heavy
-// built-in ops (see dnnl_util.h).
+// oneDNN engine singleton, per-thread streams, thread count, descriptors, float conversion and
+// the primitive cache key for the heavy built-in ops (see dnnl_util.h).
 #include "common/dnnl_util.h"
 
 #include <cstring>
