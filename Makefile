@@ -104,6 +104,7 @@ bench-ort: deps build
 	cd $(BUILD)/ort-peer && { [ -f package.json ] || npm init -y >/dev/null; } && \
 	  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund onnxruntime-node@1.30.0 onnx-proto@8.0.1
 	$(BUILD)/tests/ort_bench
+	$(BUILD)/tests/ort_bench --busy
 
 # README.md "Installed tree".
 install: build

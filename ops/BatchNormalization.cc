@@ -95,7 +95,7 @@ class BatchNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       std::memcpy(&eps_bits, &eps, 4);
       dnnl_util::Key key;
       key.Add("x", view).Add("e", static_cast<int64_t>(eps_bits)).Add("t", threads);
-      auto entry = cache_.Get(key.Str(), [&] {
+      auto entry = cache_.Get(key, [&] {
         BnEntry e;
         e.data = dnnl_util::PlainF32(view);
         e.stat = dnnl_util::PlainF32({view[1]});

@@ -179,7 +179,7 @@ class ConvTranspose : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       const int threads = dnnl_util::ApplyThreadCount();
       dnnl_util::Key key;
       key.Add("x", xd).Add("w", wd).Add("g", g.group).Add("s", g.strides).Add("d", g.dilations).Add("t", threads);
-      auto entry = cache_.Get(key.Str(), [&] {
+      auto entry = cache_.Get(key, [&] {
         DeconvEntry e;
         // Logical oneDNN weights (G, OC/G, IC/G, k...) over ONNX's (C = G*IC/G, M/G, k...) storage.
         const int64_t ks = NumElements(Dims(wd.begin() + 2, wd.end()));

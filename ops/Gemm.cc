@@ -156,7 +156,7 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp {
         const dnnl::memory::desc ad = dnnl_util::StridedF32({s.m, s.k}, s.ta ? Dims{1, s.m} : Dims{s.k, 1});
         const dnnl::memory::desc bd = dnnl_util::StridedF32({s.k, s.n}, s.tb ? Dims{1, s.k} : Dims{s.n, 1});
         const dnnl::memory::desc yd = dnnl_util::PlainF32({s.m, s.n});
-        auto prim = cache_.Get(key.Str(), [&] {
+        auto prim = cache_.Get(key, [&] {
           dnnl::primitive_attr attr;
           if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
           if (use_c) {

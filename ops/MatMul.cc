@@ -77,7 +77,7 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp {
         const int threads = dnnl_util::ApplyThreadCount();
         dnnl_util::Key key;
         key.Add("a", s.a).Add("b", s.b).Add("t", threads);
-        auto prim = cache_.Get(key.Str(), [&] {
+        auto prim = cache_.Get(key, [&] {
           dnnl::matmul::desc d(dnnl_util::PlainF32(s.a), dnnl_util::PlainF32(s.b), dnnl_util::PlainF32(s.dst));
           return dnnl::matmul(dnnl::matmul::primitive_desc(d, dnnl_util::Engine()));
         });

@@ -138,7 +138,7 @@ class MatMulV2 : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       dnnl_util::Key key;
       key.Add("m", g.m).Add("k", g.k).Add("n", g.n).Add("t1", g.t1).Add("t2", g.t2).Add("b", bias != nullptr)
           .Add("t", threads);
-      auto e = cache_.Get(key.Str(), [&] {
+      auto e = cache_.Get(key, [&] {
         Entry en;
         en.a = dnnl_util::StridedF32({g.m, g.k}, g.t1 ? Dims{1, g.m} : Dims{g.k, 1});
         en.b = dnnl_util::StridedF32({g.k, g.n}, g.t2 ? Dims{1, g.k} : Dims{g.n, 1});

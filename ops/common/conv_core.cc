@@ -28,7 +28,7 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
     key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
         .Add("b", b != nullptr).Add("s", p.win.strides).Add("d", p.win.dilations).Add("pb", p.win.pads_begin)
         .Add("pe", p.win.pads_end).Add("t", threads);
-    auto entry = cache->Get(key.Str(), [&] {
+    auto entry = cache->Get(key, [&] {
       ConvEntry e;
       Dims wg = p.w, wgs = ws;
       if (p.group > 1) {  // oneDNN's grouped weights: [G, M/G, C/G, k...]

@@ -57,7 +57,7 @@ ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, c
     dnnl_util::Key key;
     key.Add("x", xd).Add("y", yd).Add("k", w.kernel).Add("s", w.strides).Add("d", w.dilations)
         .Add("pb", w.pads_begin).Add("pe", w.pads_end).Add("a", static_cast<int64_t>(alg)).Add("t", threads);
-    auto entry = cache.Get(key.Str(), [&] {
+    auto entry = cache.Get(key, [&] {
       PoolEntry e;
       e.src = dnnl_util::PlainF32(xd);
       e.dst = dnnl_util::PlainF32(yd);

@@ -1,5 +1,5 @@
-// oneDNN engine/stream singletons, thread count, descriptors and float conversion for the heavy
-// built-in ops (see dnnl_util.h).
+// oneDNN engine singleton, per-thread streams, thread count, descriptors, float conversion and
+// the primitive cache key for the heavy built-in ops (see dnnl_util.h).
 #include "common/dnnl_util.h"
 
 #include <cstring>
@@ -15,13 +15,26 @@ void omp_set_num_threads(int num_threads);
 
 namespace openatc_ops::dnnl_util {
 namespace {
-std::mutex &StreamMutex() {
-  static std::mutex *mu = new std::mutex();
-  return *mu;
-}
-dnnl::stream &Stream() {
-  static dnnl::stream *s = new dnnl::stream(Engine());
-  return *s;
+// The calling thread's stream. A plain (trivially destructible) thread_local pointer is set by
+// the holder and cleared by its destructor at thread exit; an op that runs later on that thread
+// (from another object's destructor) gets a stream for that one call instead.
+thread_local dnnl::stream *t_stream = nullptr;
+thread_local bool t_stream_gone = false;
+
+struct StreamHolder {
+  dnnl::stream stream{Engine()};
+  StreamHolder() { t_stream = &stream; }
+  ~StreamHolder() {
+    t_stream = nullptr;
+    t_stream_gone = true;
+  }
+};
+
+dnnl::stream *ThreadStream() {
+  if (t_stream == nullptr && !t_stream_gone) {
+    thread_local StreamHolder holder;
+  }
+  return t_stream;
 }
 }  // namespace
 
@@ -33,7 +46,8 @@ dnnl::engine &Engine() {
 
 int ApplyThreadCount() {
   int64_t n = 0;
-  if (aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICORE_CORE_NUM, &n) != ACL_SUCCESS || n < 1) n = 1;
+  // The AI CPU count is the host's thread count also under emulation (acl_rt's aclrtGetDeviceInfo).
+  if (aclrtGetDeviceInfo(0, ACL_DEV_ATTR_AICPU_CORE_NUM, &n) != ACL_SUCCESS || n < 1) n = 1;
   if (n > 4096) n = 4096;
   const int threads = static_cast<int>(n);
   if (omp_get_max_threads() != threads) omp_set_num_threads(threads);
@@ -41,11 +55,15 @@ int ApplyThreadCount() {
 }
 
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args) {
-  std::lock_guard<std::mutex> lock(StreamMutex());
   ApplyThreadCount();
-  dnnl::stream &s = Stream();
-  p.execute(s, args);
-  s.wait();
+  if (dnnl::stream *s = ThreadStream()) {
+    p.execute(*s, args);
+    s->wait();
+    return;
+  }
+  dnnl::stream late(Engine());
+  p.execute(late, args);
+  late.wait();
 }
 
 dnnl::memory::dims DnnlDims(const Dims &d) {
@@ -111,23 +129,49 @@ void StoreF32(const std::vector<float> &scratch, gert::Tensor &t) {
   }
 }
 
+void Key::Push(int64_t w) {
+  words_.push_back(w);
+  uint64_t u = static_cast<uint64_t>(w);
+  for (int i = 0; i < 8; ++i, u >>= 8) hash_ = (hash_ ^ (u & 0xff)) * 1099511628211ull;  // FNV-1a prime
+}
+
+void Key::PushName(const char *name, int kind) {
+  // Names are short literals: packed into words 7 characters at a time, the first word's top
+  // byte 0x80 | kind << 5 | length (kind 0 integer, 1 list, 2 string), so an entry never reads
+  // as another kind of entry with the same name, nor as a count or value of the one before.
+  const size_t len = std::strlen(name);
+  uint64_t w = uint64_t{0x80u | (static_cast<unsigned>(kind) << 5) | (len & 0x1f)} << 56;
+  for (size_t i = 0; i < len; ++i) {
+    if (i > 0 && i % 7 == 0) {
+      Push(static_cast<int64_t>(w));
+      w = 0;
+    }
+    w |= uint64_t{static_cast<unsigned char>(name[i])} << (8 * (i % 7));
+  }
+  Push(static_cast<int64_t>(w));
+}
+
 Key &Key::Add(const char *name, const Dims &d) {
-  s_ += name;
-  s_ += '=';
-  for (int64_t v : d) s_ += std::to_string(v) + ',';
-  s_ += ';';
+  PushName(name, 1);
+  Push(static_cast<int64_t>(d.size()));
+  for (int64_t v : d) Push(v);
   return *this;
 }
 
 Key &Key::Add(const char *name, int64_t v) {
-  s_ += name;
-  s_ += '=' + std::to_string(v) + ';';
+  PushName(name, 0);
+  Push(v);
   return *this;
 }
 
 Key &Key::Add(const char *name, const std::string &v) {
-  s_ += name;
-  s_ += '=' + v + ';';
+  PushName(name, 2);
+  Push(static_cast<int64_t>(v.size()));
+  for (size_t i = 0; i < v.size(); i += 8) {
+    uint64_t w = 0;
+    for (size_t j = 0; j < 8 && i + j < v.size(); ++j) w |= uint64_t{static_cast<unsigned char>(v[i + j])} << (8 * j);
+    Push(static_cast<int64_t>(w));
+  }
   return *this;
 }
 

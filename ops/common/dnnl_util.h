@@ -1,16 +1,20 @@
 /**
  * @file ops/common/dnnl_util.h
  * oneDNN plumbing shared by the heavy built-in ops (Conv, ConvTranspose, MatMul, Gemm, pooling,
- * BatchNormalization): one CPU engine and one stream for the process, plain (row-major) memory
- * descriptors from ONNX dims, float conversion for dtypes oneDNN does not compute here, and a
- * mutex-guarded primitive cache keyed by shapes and attributes.
+ * BatchNormalization): one CPU engine for the process, one stream per calling thread, plain
+ * (row-major) memory descriptors from ONNX dims, float conversion for dtypes oneDNN does not
+ * compute here, and a per-op primitive cache keyed by a hashed list of integers (Key).
  *
  * Threading: Debian's libdnnl2 (oneDNN 2.6.3) is built with DNNL_CPU_RUNTIME=OMP (GNU libgomp).
- * Every Execute sets the OpenMP thread count of the calling thread to the host runtime's thread
- * count (aclrtGetDeviceInfo(ACL_DEV_ATTR_AICORE_CORE_NUM), i.e. `omrun --threads`) and the
- * count is part of every cache key, because oneDNN sizes some kernels for the thread count seen
- * at primitive creation. Primitive execution is serialised on the one stream by StreamLock():
- * several models running at once share oneDNN's OpenMP pool rather than oversubscribing it.
+ * Every Run sets the OpenMP thread count of the calling thread to the host runtime's thread count
+ * (aclrtGetDeviceInfo(ACL_DEV_ATTR_AICPU_CORE_NUM): `omrun --threads N` exactly, also under
+ * OPENATC_EMULATION, where the AI Core count is the emulated chip's) and the count is part of
+ * every cache key, because oneDNN sizes some kernels for the thread count seen at primitive
+ * creation. There is no process-wide lock: a dnnl::stream is not thread-safe, so each thread
+ * executes on its own stream, while a primitive's execute is (oneDNN's documentation), so one
+ * cached primitive serves every thread. Two models run from two threads get two OpenMP teams.
+ * The teams' wait policy is chosen before libgomp loads (PASSIVE, common/src/openmp_policy.cc;
+ * docs/architecture.md, Threads), so no team spins after its work.
  *
  * Dtypes: oneDNN 2.6 computes f32 on every x86-64 CPU; f16 convolution/matmul needs AVX512-FP16,
  * which the CPUs we target lack, so float16 and double tensors are converted to f32, computed,
@@ -23,7 +27,7 @@
 
 #include <dnnl.hpp>
 
-#include <functional>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -40,7 +44,7 @@ dnnl::engine &Engine();
 /// Sets the calling thread's OpenMP thread count to the host runtime's and returns it (>= 1).
 int ApplyThreadCount();
 
-/// Executes `p` on the process-wide stream with `args` and waits; serialised by a mutex.
+/// Executes `p` on the calling thread's stream with `args` and waits. Takes no lock.
 /// Throws dnnl::error.
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args);
 
@@ -70,28 +74,43 @@ float *OutF32(gert::Tensor &t, std::vector<float> *scratch);
 /// Copies `scratch` into `t` (float16/double, rounding once) when OutF32 handed out scratch.
 void StoreF32(const std::vector<float> &scratch, gert::Tensor &t);
 
-/// Builds cache keys: "a=1,2,3;b=..." from dims and integers.
+/// A primitive cache key: the names and values added, as a list of integers with a running hash
+/// (FNV-1a over the words). Equal keys have equal words; names, the kind of each entry and list
+/// lengths are part of the words, so ("a", {1,2}) and ("a", {1}), ("b", {2}) differ, and so do
+/// ("x", 0) and ("x", {}). Building one allocates at most once.
 class Key {
  public:
+  Key() { words_.reserve(48); }
   Key &Add(const char *name, const Dims &d);
   Key &Add(const char *name, int64_t v);
   Key &Add(const char *name, const std::string &v);
-  const std::string &Str() const { return s_; }
+  size_t Hash() const { return static_cast<size_t>(hash_); }
+  bool operator==(const Key &o) const { return hash_ == o.hash_ && words_ == o.words_; }
+  const std::vector<int64_t> &Words() const { return words_; }
 
  private:
-  std::string s_;
+  void Push(int64_t w);
+  void PushName(const char *name, int kind);
+  std::vector<int64_t> words_;
+  uint64_t hash_ = 14695981039346656037ull;  // FNV-1a offset basis
 };
 
-/// A thread-safe map from key to a cached oneDNN primitive (and whatever the op stores with it).
-/// Entries live as long as the op object; the cache is cleared past `kMaxEntries` entries so a
-/// model fed ever-changing shapes cannot grow it without bound.
+struct KeyHash {
+  size_t operator()(const Key &k) const { return k.Hash(); }
+};
+
+/// A thread-safe map from Key to a cached oneDNN primitive (and whatever the op stores with it),
+/// one per op instance (its mutex is the op's, never shared between ops). Entries live as long
+/// as the op object; the cache is cleared past `kMaxEntries` entries so a model fed
+/// ever-changing shapes cannot grow it without bound.
 template <typename Entry>
 class PrimitiveCache {
  public:
   static constexpr size_t kMaxEntries = 256;
   /// The entry of `key`, built with `make()` (which may throw dnnl::error) on a miss. The pointer
   /// stays valid until the cache is cleared; callers use it while holding no other cache lock.
-  std::shared_ptr<Entry> Get(const std::string &key, const std::function<Entry()> &make) {
+  template <typename Make>
+  std::shared_ptr<Entry> Get(const Key &key, const Make &make) {
     {
       std::lock_guard<std::mutex> lock(mu_);
       auto it = map_.find(key);
@@ -109,7 +128,7 @@ class PrimitiveCache {
 
  private:
   std::mutex mu_;
-  std::unordered_map<std::string, std::shared_ptr<Entry>> map_;
+  std::unordered_map<Key, std::shared_ptr<Entry>, KeyHash> map_;
 };
 
 }  // namespace openatc_ops::dnnl_util

@@ -11,12 +11,18 @@
 // (InferenceSession.create, then R runs of session.run). `--threads N` governs omrun's block pool
 // and oneDNN's OpenMP team; ORT gets intraOpNumThreads N, interOpNumThreads 1.
 //
-// Usage: ort_bench [--models a,b] [--threads 1,2] [--runs 20] [--warmup 5] [--quick]
+// Usage: ort_bench [--models a,b] [--threads 1,2] [--runs 20] [--warmup 5] [--quick] [--busy]
 //                  [--shared DIR] [--peer DIR] [--node PATH]
+//   --busy    keep one core busy with a spinning child process for the whole run, and print per
+//             model omrun's 2-thread/1-thread median ratio under that load (issue target <= 1.3).
 //   --quick   mnist-8 only, 1 thread, 2 runs, 1 warm-up, and any failure exits 1 (the ctest).
 //   --peer    folder with node_modules/onnxruntime-node (default <build>/ort-peer, installed by
 //             `make bench-ort`); when absent, ORT is skipped with a message.
 // Exit: 0, or 1 when a compiled model fails to run (any failure under --quick), 2 on bad flags.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -36,7 +42,7 @@ struct Flags {
                                      "ppocr-v4-det"};
   std::vector<int> threads = {1, 2};
   int runs = 20, warmup = 5;
-  bool quick = false;
+  bool quick = false, busy = false;
   std::string shared, peer, node = "node";
 };
 
@@ -58,8 +64,8 @@ bool ParseInt(const std::string &s, int lo, int *out) {
 bool ParseFlags(int argc, char **argv, Flags *f) {
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--quick") {
-      f->quick = true;
+    if (a == "--quick" || a == "--busy") {
+      (a == "--quick" ? f->quick : f->busy) = true;
       continue;
     }
     if (i + 1 >= argc) {
@@ -161,6 +167,24 @@ std::string OrtUnavailable(const Flags &f, const std::string &work) {
   return "";
 }
 
+// A child process that keeps one core busy until StopSpinner (--busy).
+pid_t StartSpinner() {
+  std::fflush(stdout);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    for (volatile unsigned long i = 0;; i = i + 1) {
+    }
+  }
+  if (pid > 0) std::printf("one core kept busy by a spinning child process (pid %d)\n", static_cast<int>(pid));
+  return pid;
+}
+
+void StopSpinner(pid_t pid) {
+  if (pid <= 0) return;
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+}
+
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -185,6 +209,7 @@ int main(int argc, char **argv) {
               "ms", "om/ORT", "MiB", "MiB", "om/ORT");
   bool failed = false;
   long node_base_kb = 0;
+  const pid_t spinner = f.busy ? StartSpinner() : -1;
   for (const SharedModel &m : FindSharedModels(f.shared, f.models)) {
     if (m.onnx.empty()) {
       std::printf("%-20s skipped: no model.onnx under %s\n", m.name.c_str(), f.shared.c_str());
@@ -198,6 +223,7 @@ int main(int argc, char **argv) {
       failed = failed || f.quick;
       continue;
     }
+    double ms1 = 0, ms2 = 0;  // omrun's medians at 1 and 2 threads (--busy's ratio)
     for (int t : f.threads) {
       const std::string log = work + "/" + m.name + "_t" + std::to_string(t);
       const Side o = RunOmrun(f, om + ".om", m, t, log + "_omrun");
@@ -209,6 +235,8 @@ int main(int argc, char **argv) {
         std::printf("%-20s %3d | ORT failed: %s\n", m.name.c_str(), t, r.error.c_str());
       failed = failed || !o.error.empty() || (f.quick && no_ort.empty() && !r.error.empty());
       if (!o.error.empty()) continue;
+      if (t == 1) ms1 = o.median_ms;
+      if (t == 2) ms2 = o.median_ms;
       if (r.error.empty()) {
         node_base_kb = std::max(node_base_kb, r.base_rss_kb);
         std::printf("%-20s %3d | %10.3f %10.3f %7.2f | %9.1f %9.1f %7.2f | %9.1f %9.1f %7.2f\n", m.name.c_str(), t,
@@ -220,7 +248,11 @@ int main(int argc, char **argv) {
       }
       std::fflush(stdout);
     }
+    if (f.busy && ms1 > 0 && ms2 > 0)
+      std::printf("%-20s     | one core busy: omrun 2-thread / 1-thread = %.2f (target <= 1.3)\n", m.name.c_str(),
+                  ms2 / ms1);
   }
+  StopSpinner(spinner);
   if (node_base_kb > 0) std::printf("\nnode base: Node.js's RSS before InferenceSession.create: %.1f MiB\n", node_base_kb / 1024.0);
   openatc::testing::RemoveTree(work);
   return failed ? 1 : 0;

@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "openatc/block_sync.h"
+#include "openatc/common/openmp_policy.h"
 #include "openatc/gm_check.h"
 #include "openatc/host_kernel.h"
 #include "openatc/rt/error_state.h"
@@ -277,6 +278,7 @@ class Registry {
       }
       done += static_cast<size_t>(w);
     }
+    openatc::PrepareOpenMpWaitPolicy();  // before the binary can bring in libgomp
     dlerror();
     void *dl = dlopen(ProcPath(fd).c_str(), RTLD_NOW | RTLD_LOCAL);
     if (dl == nullptr) {

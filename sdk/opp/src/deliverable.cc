@@ -14,6 +14,7 @@
 #include "graph/custom_op_pull_registry.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
+#include "openatc/common/openmp_policy.h"
 #include "openatc/opp/opp_paths.h"
 
 #ifndef OPENATC_SDK_VERSION
@@ -214,6 +215,7 @@ void CompileOppSet::Load(const std::vector<std::string> &roots, const std::strin
       }
     }
     gert_impl::SetLoadingOrigin(file);
+    PrepareOpenMpWaitPolicy();  // before the library can bring in libgomp
     void *handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
     gert_impl::SetLoadingOrigin("");
     if (handle == nullptr) {
@@ -284,6 +286,7 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
   void *handle = nullptr;
   {
     gert_impl::OfflineLoadingGuard guard;
+    PrepareOpenMpWaitPolicy();  // before the library can bring in libgomp
     handle = ::dlopen(proc_path.c_str(), RTLD_NOW | RTLD_LOCAL);
   }
   if (handle == nullptr) {

@@ -1,0 +1,120 @@
+// The run path's threading (docs/architecture.md, Threads): `--threads N` (rt::SetThreadCount)
+// sizes oneDNN's OpenMP team exactly, also under OPENATC_EMULATION (whose chip reports 24 AI
+// Cores); the team sleeps once its work is done (OMP_WAIT_POLICY=PASSIVE chosen by the runtime);
+// and ops run from several threads at once, without a process-wide lock, give the same values.
+#include <catch2/catch.hpp>
+#include <dirent.h>
+#include <time.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "op_harness.h"
+#include "openatc/common/openmp_policy.h"
+#include "openatc/rt/runtime.h"
+
+using namespace openatc;
+using namespace openatc::testing;
+
+namespace {
+using Dims = std::vector<int64_t>;
+
+// Before main, before any library could read it: the emulated Ascend910B1 (24 AI Cores), and
+// whether the user chose an OpenMP wait policy of their own.
+const bool kEmulated = setenv("OPENATC_EMULATION", "1", 1) == 0;
+const bool kUserPolicy = std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr;
+
+int TaskCount() {
+  int n = 0;
+  DIR *d = opendir("/proc/self/task");
+  if (d == nullptr) return -1;
+  while (const dirent *e = readdir(d)) n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+
+double ProcessCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+// A Conv with small-integer data (exact f32 sums) big enough for oneDNN to split over 2 threads.
+OpCase ConvCase(float scale) {
+  std::vector<float> x(1 * 16 * 24 * 24), w(32 * 16 * 3 * 3);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = scale * (static_cast<float>((i * 7) % 13) - 6.0f);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>((i * 5) % 11) - 5.0f;
+  return {"Conv", {{Tensor(ge::DT_FLOAT, {1, 16, 24, 24}, x)}, {Tensor(ge::DT_FLOAT, {32, 16, 3, 3}, w)}},
+          {{"pads", IntsAttr({1, 1, 1, 1})}}};
+}
+
+// One output value computed directly: y[0, oc, oh, ow] of ConvCase(scale).
+float ConvAt(float scale, int oc, int oh, int ow) {
+  double s = 0;
+  for (int ic = 0; ic < 16; ++ic)
+    for (int kh = 0; kh < 3; ++kh)
+      for (int kw = 0; kw < 3; ++kw) {
+        const int ih = oh + kh - 1, iw = ow + kw - 1;
+        if (ih < 0 || iw < 0 || ih >= 24 || iw >= 24) continue;
+        const size_t xi = (static_cast<size_t>(ic) * 24 + ih) * 24 + iw, wi = ((oc * 16 + ic) * 3 + kh) * 3 + kw;
+        s += scale * (static_cast<double>((xi * 7) % 13) - 6.0) * (static_cast<double>((wi * 5) % 11) - 5.0);
+      }
+  return static_cast<float>(s);
+}
+}  // namespace
+
+TEST_CASE("--threads 2 gives oneDNN a team of exactly 2 threads under emulation", "[ops][threads]") {
+  REQUIRE(kEmulated);
+  const int tasks_start = TaskCount();
+  rt::SetThreadCount(1);
+  auto one = RunOp(ConvCase(1.0f));
+  const int tasks_one = TaskCount();
+  rt::SetThreadCount(2);
+  auto two = RunOp(ConvCase(1.0f));
+  const int tasks_two = TaskCount();
+  rt::SetThreadCount(0);
+  CHECK(tasks_one == tasks_start);    // no OpenMP worker at 1 thread
+  CHECK(tasks_two - tasks_one == 1);  // one next to the caller at 2, not 23
+  CHECK(Values<float>(one[0]) == Values<float>(two[0]));
+  CHECK(Values<float>(two[0])[(5 * 24 + 7) * 24 + 11] == ConvAt(1.0f, 5, 7, 11));
+}
+
+TEST_CASE("the OpenMP team sleeps after its work", "[ops][threads]") {
+  if (kUserPolicy) {  // the user's choice is kept, and reported
+    const char *wait = std::getenv("OMP_WAIT_POLICY");
+    CHECK(PrepareOpenMpWaitPolicy() == (wait ? std::string("OMP_WAIT_POLICY=") + wait
+                                             : std::string("GOMP_SPINCOUNT=") + std::getenv("GOMP_SPINCOUNT")));
+    return;
+  }
+  rt::SetThreadCount(2);
+  RunOp(ConvCase(1.0f));
+  rt::SetThreadCount(0);
+  CHECK(PrepareOpenMpWaitPolicy() == "OMP_WAIT_POLICY=PASSIVE");
+  CHECK(std::string(std::getenv("OMP_WAIT_POLICY")) == "PASSIVE");
+  // Measured on the CI machine: libgomp's default spin (300000 rounds) burns ~0.5 ms of CPU after
+  // a region, ACTIVE spins for good (~90 ms of the 200), a passive team ~0.03 ms.
+  const double cpu0 = ProcessCpuMs();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  CHECK(ProcessCpuMs() - cpu0 < 0.2);
+}
+
+TEST_CASE("oneDNN ops run from two threads at once give the values of one", "[ops][threads]") {
+  rt::SetThreadCount(2);
+  std::vector<HostTensor> a, b;
+  std::thread ta([&] { a = RunOp(ConvCase(1.0f)); });
+  std::thread tb([&] { b = RunOp(ConvCase(-2.0f)); });
+  ta.join();
+  tb.join();
+  rt::SetThreadCount(0);
+  REQUIRE(a.size() == 1);
+  REQUIRE(b.size() == 1);
+  const std::vector<float> va = Values<float>(a[0]), vb = Values<float>(b[0]);
+  REQUIRE(va.size() == 32u * 24 * 24);
+  REQUIRE(vb.size() == va.size());
+  for (int oc : {0, 17, 31})
+    for (int oh : {0, 12, 23}) {
+      CHECK(va[(oc * 24 + oh) * 24 + 3] == ConvAt(1.0f, oc, oh, 3));
+      CHECK(vb[(oc * 24 + oh) * 24 + 3] == ConvAt(-2.0f, oc, oh, 3));
+    }
+}
