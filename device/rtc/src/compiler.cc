@@ -1,20 +1,15 @@
-// Runs the host compiler for the RTC: clang reads the source on stdin and the GNU linker writes
-// the shared object to a memfd (/proc/self/fd/N, inherited by the compiler's children), so no
-// file outlives the call and no random path lands in the output. In-memory headers go to a
-// private temporary folder that is removed before returning (its path is remapped to "." in
-// the output by -ffile-prefix-map). stdin and the merged stdout/stderr are serviced together
-// with poll(), so large sources or logs cannot deadlock.
+// Runs the host compiler for the RTC. Without $OPENATC_RTC_LAUNCHER, clang reads the source on
+// stdin and the GNU linker writes the shared object to a memfd (/proc/self/fd/N, inherited by the
+// compiler's children), so no file outlives the call and no random path lands in the output.
+// In-memory headers go to a private temporary folder that is removed before returning (its path
+// is remapped to "." in the output by -ffile-prefix-map). With a launcher, see
+// CompileWithLauncher. The child processes are run by child_process.cc.
 #include "compiler.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -24,9 +19,9 @@
 
 #include "acl/acl_rt_compile.h"
 #include "acl/acl_rtc_error.h"
+#include "child_process.h"
 #include "openatc/common/error.h"
 
-extern char **environ;
 
 namespace openatc {
 namespace rtc {
@@ -35,20 +30,6 @@ namespace {
 [[noreturn]] void Fail(int code, const std::string &message, const std::string &hint = {}) {
   throw openatc::Error(ErrorCategory::kInternal, "ACL" + std::to_string(code), message, hint);
 }
-
-/** Closes a file descriptor when it goes out of scope. */
-struct Fd {
-  int fd = -1;
-  Fd() = default;
-  explicit Fd(int f) : fd(f) {}
-  Fd(const Fd &) = delete;
-  Fd &operator=(const Fd &) = delete;
-  ~Fd() { Reset(); }
-  void Reset() {
-    if (fd >= 0) close(fd);
-    fd = -1;
-  }
-};
 
 bool FileExists(const std::string &path) {
   struct stat st;
@@ -76,6 +57,8 @@ class HeaderDir {
       if (!out) Fail(ACL_ERROR_RTC_FAILURE, "cannot write in-memory header '" + h.first + "'");
     }
   }
+  /** Removes `path` (a file of this folder) with the folder. */
+  void Adopt(const std::string &path) { files_.push_back(path); }
   ~HeaderDir() {
     for (const auto &f : files_) unlink(f.c_str());
     if (!dir_.empty()) rmdir(dir_.c_str());
@@ -99,39 +82,6 @@ std::vector<uint8_t> ReadAll(int fd) {
     done += static_cast<size_t>(r);
   }
   return out;
-}
-
-/** Writes `input` to `in_fd` and collects `out_fd` until EOF, without blocking on either. */
-std::string Pump(Fd &in_fd, Fd &out_fd, const std::string &input) {
-  std::string output;
-  size_t written = 0;
-  if (input.empty()) in_fd.Reset();
-  fcntl(in_fd.fd, F_SETFL, O_NONBLOCK);
-  char buf[16384];
-  while (out_fd.fd >= 0) {
-    pollfd fds[2];
-    nfds_t n = 0;
-    fds[n++] = {out_fd.fd, POLLIN, 0};
-    if (in_fd.fd >= 0) fds[n++] = {in_fd.fd, POLLOUT, 0};
-    if (poll(fds, n, -1) < 0) {
-      if (errno == EINTR) continue;
-      Fail(ACL_ERROR_RTC_FAILURE, std::string("poll failed while running the compiler: ") + std::strerror(errno));
-    }
-    if (n > 1 && fds[1].revents != 0) {
-      ssize_t w = send(in_fd.fd, input.data() + written, input.size() - written, MSG_NOSIGNAL);
-      if (w > 0) written += static_cast<size_t>(w);
-      if ((w < 0 && errno != EAGAIN && errno != EINTR) || written == input.size()) in_fd.Reset();  // EOF for clang
-    }
-    if (fds[0].revents != 0) {
-      ssize_t r = read(out_fd.fd, buf, sizeof buf);
-      if (r > 0) {
-        output.append(buf, static_cast<size_t>(r));
-      } else if (r == 0 || (errno != EAGAIN && errno != EINTR)) {
-        out_fd.Reset();
-      }
-    }
-  }
-  return output;
 }
 
 }  // namespace
@@ -176,17 +126,42 @@ std::string AscendCIncludeDir() {
   return sdk.empty() ? sdk : sdk + "/ascendc";
 }
 
-CompileResult Compile(const CompileRequest &request) {
-  HeaderDir header_dir(request.headers);
-  Fd memfd(memfd_create("openatc-rtc-output", 0));  // inherited by the compiler and its linker
-  if (memfd.fd < 0) Fail(ACL_ERROR_RTC_FAILURE, std::string("memfd_create failed: ") + std::strerror(errno));
+namespace {
 
-  const std::string cxx = CompilerPath();
-  std::vector<std::string> args = {cxx, request.object ? "-c" : "-shared", "-fPIC", "-O2", "-std=c++17"};
+const char *const kNoCompilerHint = "Install clang (clang-19 preferred) or set OPENATC_HOST_CXX to a C++ compiler";
+
+/** The words of $OPENATC_RTC_LAUNCHER (split on blanks), empty when unset. */
+std::vector<std::string> LauncherWords() {
+  std::vector<std::string> words;
+  const char *env = std::getenv("OPENATC_RTC_LAUNCHER");
+  std::string word;
+  for (const char *p = env ? env : ""; ; ++p) {
+    if (*p == ' ' || *p == '\t' || *p == '\0') {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+      if (*p == '\0') break;
+    } else {
+      word += *p;
+    }
+  }
+  return words;
+}
+
+/** -I folders of the SDK and Ascend C headers. */
+void AppendSdkIncludes(std::vector<std::string> &args) {
   std::string sdk = SdkIncludeDir();
   if (!sdk.empty()) args.push_back("-I" + sdk);
   std::string asc = AscendCIncludeDir();
   if (!asc.empty()) args.push_back("-I" + asc);
+}
+
+/** Without a launcher: source on stdin, output to a memfd (see the top of this file). */
+CompileResult CompileDirect(const CompileRequest &request, const std::string &cxx) {
+  HeaderDir header_dir(request.headers);
+  Fd memfd(memfd_create("openatc-rtc-output", 0));  // inherited by the compiler and its linker
+  if (memfd.fd < 0) Fail(ACL_ERROR_RTC_FAILURE, std::string("memfd_create failed: ") + std::strerror(errno));
+  std::vector<std::string> args = {cxx, request.object ? "-c" : "-shared", "-fPIC", "-O2", "-std=c++17"};
+  AppendSdkIncludes(args);
   if (!header_dir.path().empty()) {
     args.push_back("-I" + header_dir.path());
     args.push_back("-ffile-prefix-map=" + header_dir.path() + "=.");
@@ -194,57 +169,66 @@ CompileResult Compile(const CompileRequest &request) {
   for (const auto &f : request.user_flags) args.push_back(f);
   if (!request.object) args.insert(args.end(), {"-fuse-ld=bfd", "-Wl,--build-id=none"});
   args.insert(args.end(), {"-o", "/proc/self/fd/" + std::to_string(memfd.fd), "-x", "c++", "-"});
-  std::vector<char *> argv;
-  for (auto &a : args) argv.push_back(const_cast<char *>(a.c_str()));
-  argv.push_back(nullptr);
-
-  int sv[2];
-  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
-    Fail(ACL_ERROR_RTC_FAILURE, std::string("socketpair failed: ") + std::strerror(errno));
-  }
-  Fd in_parent(sv[0]), in_child(sv[1]);
-  int pp[2];
-  if (pipe2(pp, O_CLOEXEC) != 0) Fail(ACL_ERROR_RTC_FAILURE, std::string("pipe failed: ") + std::strerror(errno));
-  Fd out_parent(pp[0]), out_child(pp[1]);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in_child.fd, 0);
-  posix_spawn_file_actions_adddup2(&actions, out_child.fd, 1);
-  posix_spawn_file_actions_adddup2(&actions, out_child.fd, 2);
-  pid_t pid = -1;
-  int rc = cxx.find('/') == std::string::npos
-               ? posix_spawnp(&pid, cxx.c_str(), &actions, nullptr, argv.data(), environ)
-               : posix_spawn(&pid, cxx.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
-    Fail(ACL_ERROR_RTC_FAILURE, "cannot run the host compiler '" + cxx + "': " + std::strerror(rc),
-         "Install clang (clang-19 preferred) or set OPENATC_HOST_CXX to a C++ compiler");
-  }
-  in_child.Reset();
-  out_child.Reset();
-
+  ChildResult child = RunChild(args, request.source, "", "the host compiler", kNoCompilerHint);
   CompileResult result;
-  std::string pump_error;
-  try {
-    result.log = Pump(in_parent, out_parent, request.source);
-  } catch (const openatc::Error &e) {
-    pump_error = e.message();
-  }
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!pump_error.empty()) Fail(ACL_ERROR_RTC_FAILURE, pump_error);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    if (WIFSIGNALED(status)) result.log += "\n" + cxx + " was killed by signal " + std::to_string(WTERMSIG(status)) + "\n";
-    return result;
-  }
+  result.log = child.log;
+  if (!child.ok) return result;
   result.binary = ReadAll(memfd.fd);
-  if (result.binary.empty()) {
-    result.log += cxx + " exited with status 0 but wrote no output\n";
-    return result;
+  if (result.binary.empty()) result.log += cxx + " exited with status 0 but wrote no output\n";
+  return result;
+}
+
+/** Reads a whole file of the private work folder. */
+std::vector<uint8_t> ReadFile(const std::string &path) {
+  Fd fd(open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.fd < 0) return {};
+  return ReadAll(fd.fd);
+}
+
+/** With a launcher (ccache, sccache, distcc): a cacheable command line. The source and the
+ *  in-memory headers are files of a private work folder that is the compiler's working
+ *  directory, so every path on the command line is relative or fixed; the object is compiled by
+ *  `launcher cxx -c`, and a shared object is then linked by `cxx -shared` alone (launchers do not
+ *  cache links). */
+CompileResult CompileWithLauncher(const CompileRequest &request, const std::string &cxx,
+                                  const std::vector<std::string> &launcher) {
+  std::vector<std::pair<std::string, std::string>> files = request.headers;
+  files.emplace_back("openatc_rtc_kernel.cc", request.source);
+  HeaderDir work(files);
+  std::vector<std::string> args = launcher;
+  args.insert(args.end(), {cxx, "-c", "-fPIC", "-O2", "-std=c++17"});
+  AppendSdkIncludes(args);
+  args.push_back("-I.");
+  for (const auto &f : request.user_flags) args.push_back(f);
+  args.insert(args.end(), {"-o", "openatc_rtc_kernel.o", "openatc_rtc_kernel.cc"});
+  const std::string hint = std::string("Check OPENATC_RTC_LAUNCHER ('") + std::getenv("OPENATC_RTC_LAUNCHER") +
+                           "'): its first word must be a program on PATH, or unset it";
+  ChildResult child = RunChild(args, "", work.path(), "the compiler launcher", hint);
+  CompileResult result;
+  result.log = child.log;
+  if (!child.ok) return result;
+  std::string out = "openatc_rtc_kernel.o";
+  if (!request.object) {
+    out = "openatc_rtc_kernel.so";
+    ChildResult link = RunChild({cxx, "-shared", "-fuse-ld=bfd", "-Wl,--build-id=none", "openatc_rtc_kernel.o", "-o", out},
+                                "", work.path(), "the host compiler", kNoCompilerHint);
+    result.log += link.log;
+    if (!link.ok) return result;
   }
-  result.ok = true;
+  result.binary = ReadFile(work.path() + "/" + out);
+  if (result.binary.empty()) result.log += cxx + " exited with status 0 but wrote no " + out + "\n";
+  work.Adopt(work.path() + "/openatc_rtc_kernel.o");
+  work.Adopt(work.path() + "/" + out);
+  return result;
+}
+
+}  // namespace
+
+CompileResult Compile(const CompileRequest &request) {
+  const std::string cxx = CompilerPath();
+  const std::vector<std::string> launcher = LauncherWords();
+  CompileResult result = launcher.empty() ? CompileDirect(request, cxx) : CompileWithLauncher(request, cxx, launcher);
+  result.ok = !result.binary.empty();
   return result;
 }
 
