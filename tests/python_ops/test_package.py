@@ -17,8 +17,12 @@ from ge.runtime import Tensor, TensorDesc
 class _Native:
     """Stands in for the bridge's native module: malloc_output hands out a fake address."""
 
-    def __init__(self):
+    def __init__(self, attrs=None):
         self.calls = []
+        self.attrs = attrs or {}
+
+    def get_attr(self, handle, name, type_name):
+        return (0, self.attrs[name]) if name in self.attrs else (1, None)
 
     def malloc_output(self, handle, index, dims, fmt, dtype):
         self.calls.append((handle, index, list(dims), fmt, dtype))
@@ -224,6 +228,23 @@ class ExecuteScopeTest(unittest.TestCase):
             seen["out"].addr
         with self.assertRaisesRegex(RuntimeError, "only available inside execute"):
             get_execute_ctx()
+
+    def test_attrs_bound_as_keywords_with_defaults(self):
+        seen = {}
+
+        @register_op(op_type="Pow")
+        def pow_(x: TensorDesc, *, exponent: int, scale: float = 0.5) -> TensorDesc:
+            return TensorDesc(x.shape, x.data_type)
+
+        @register_op_impl(op_type="Pow")
+        class Pow:
+            @register_kernel(backend=OpBackend.HOST)
+            def execute(self, x, *, exponent: int, scale: float) -> None:
+                seen["attrs"] = (exponent, scale)
+        _bridge.call_execute("Pow", "host", [([1], 0, 2, 8, 4)], 1, _Native({"exponent": 3}), 1)
+        self.assertEqual(seen["attrs"], (3, 0.5))
+        with self.assertRaisesRegex(ValueError, "the node of Pow does not set attr exponent, which has no default"):
+            _bridge.call_execute("Pow", "host", [([1], 0, 2, 8, 4)], 1, _Native({}), 1)
 
     def test_non_none_return_is_an_error(self):
         @register_op_impl(op_type="Ret")

@@ -60,11 +60,30 @@ def load(opp_path):
     return json.dumps([ops[k] for k in sorted(ops)])
 
 
-def call_infer_meta(op_type, inputs):
+def _attrs(op_type, ir, native, handle):
+    """IR attr name -> the node's value (or the prototype's default)."""
     p = proto.get_registered_op_proto(op_type)
+    defaults = {n: d for n, _, d in p.attrs} if p is not None else {}
+    values = {}
+    for a in ir["attrs"]:
+        status, value = native.get_attr(handle, a["name"], a["type"])
+        if status == 2:
+            raise TypeError("attr %s of %s has type %s, which OpenATC does not pass to Python callbacks yet"
+                            % (a["name"], op_type, a["type"]))
+        if status == 1:
+            value = defaults.get(a["name"], inspect.Parameter.empty)
+            if value is inspect.Parameter.empty:
+                raise ValueError("the node of %s does not set attr %s, which has no default" % (op_type, a["name"]))
+        values[a["name"]] = value
+    return values
+
+
+def call_infer_meta(op_type, inputs, native, handle):
+    p = proto.get_registered_op_proto(op_type)
+    ir = p.ir_meta()
     descs = [TensorDesc(list(dims), dtype) for dims, dtype in inputs]
-    args = _signature._group(descs, p.ir_meta()["inputs"])
-    result = p.fn(*args)
+    args, kwargs = _signature.bind("infer_meta", ir, descs, [], _attrs(op_type, ir, native, handle))
+    result = p.fn(*args, **kwargs)
     results = result if isinstance(result, (tuple, list)) else ([] if result is None else [result])
     flat = []
     for r in results:
@@ -104,7 +123,8 @@ def call_execute(op_type, backend, inputs, num_outputs, native, handle):
         finally:
             ctx._invalidate()
     else:
-        args, kwargs = _signature.bind("execute", _ir(op_type), tensors, [], {})
+        ir = _ir(op_type)
+        args, kwargs = _signature.bind("execute", ir, tensors, [], _attrs(op_type, ir, native, handle))
         with _context.execute_scope(ctx):
             result = fn(obj, *args, **kwargs)
     if result is not None:

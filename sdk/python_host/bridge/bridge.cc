@@ -65,6 +65,8 @@ py::module_ BridgeModule() { return py::module_::import("ge.custom_op._bridge");
 struct HostCall {
   OaPyMallocOutput malloc_output;
   void *host_ctx;
+  OaPyGetAttr get_attr;
+  void *attr_ctx;
 };
 
 py::object NativeModule() {
@@ -82,6 +84,17 @@ py::object NativeModule() {
         size = 0;
       }
       return py::make_tuple(addr, size);
+    });
+    // get_attr(handle, name, type) -> (status, value): status 0 found, 1 absent, 2 type not passed.
+    m.def("get_attr", [](uintptr_t handle, const std::string &name, const std::string &type) -> py::tuple {
+      auto *call = reinterpret_cast<HostCall *>(handle);
+      OaPyAttrValue v{0, 0.0, nullptr};
+      const int status = call->get_attr(call->attr_ctx, name.c_str(), type.c_str(), &v);
+      if (status != 0) return py::make_tuple(status, py::none());
+      if (type == "float") return py::make_tuple(0, v.f);
+      if (type == "bool") return py::make_tuple(0, v.i != 0);
+      if (type == "str") return py::make_tuple(0, std::string(v.s != nullptr ? v.s : ""));
+      return py::make_tuple(0, v.i);
     });
     module = m.release().ptr();
   }
@@ -119,13 +132,15 @@ int Load(const char *site_dir, const char *opp_path, char **json_out, char **err
 }
 
 int InferMeta(const char *op_type, const OaPyTensor *inputs, uint32_t n_in, OaPyDesc *outputs, uint32_t n_out,
-              uint32_t *n_written, char **error_out) {
+              uint32_t *n_written, OaPyGetAttr get_attr, void *attr_ctx, char **error_out) {
   py::gil_scoped_acquire gil;
+  HostCall call{nullptr, nullptr, get_attr, attr_ctx};
   try {
     py::list descs = Inputs(inputs, n_in);
     py::list in;
     for (auto d : descs) in.append(py::make_tuple(d[py::int_(0)], d[py::int_(1)]));
-    auto result = BridgeModule().attr("call_infer_meta")(op_type, in).cast<std::vector<std::pair<std::vector<int64_t>, int32_t>>>();
+    auto result = BridgeModule().attr("call_infer_meta")(op_type, in, NativeModule(),
+                                                                reinterpret_cast<uintptr_t>(&call)).cast<std::vector<std::pair<std::vector<int64_t>, int32_t>>>();
     FlushStdio();
     if (result.size() > n_out) {
       *error_out = Dup("infer_meta returned " + std::to_string(result.size()) + " outputs, the node has " +
@@ -154,9 +169,9 @@ int InferMeta(const char *op_type, const OaPyTensor *inputs, uint32_t n_in, OaPy
 }
 
 int Execute(const char *op_type, const char *backend, const OaPyTensor *inputs, uint32_t n_in, uint32_t n_out,
-            OaPyMallocOutput malloc_output, void *host_ctx, char **error_out) {
+            OaPyMallocOutput malloc_output, void *host_ctx, OaPyGetAttr get_attr, void *attr_ctx, char **error_out) {
   py::gil_scoped_acquire gil;
-  HostCall call{malloc_output, host_ctx};
+  HostCall call{malloc_output, host_ctx, get_attr, attr_ctx};
   try {
     BridgeModule().attr("call_execute")(op_type, backend, Inputs(inputs, n_in), n_out, NativeModule(),
                                         reinterpret_cast<uintptr_t>(&call));

@@ -9,7 +9,7 @@
 
 extern "C" {
 
-#define OPENATC_PY_BRIDGE_ABI_VERSION 1u
+#define OPENATC_PY_BRIDGE_ABI_VERSION 2u
 #define OPENATC_PY_MAX_DIMS 25u
 
 /// A tensor handed to Python (inputs of execute, infer_meta).
@@ -33,6 +33,17 @@ struct OaPyDesc {
 typedef int (*OaPyMallocOutput)(void *host_ctx, uint32_t index, const int64_t *dims, uint32_t ndim, int32_t format,
                                 int32_t dtype, uint64_t *addr, uint64_t *size);
 
+/// A node attribute's value for a callback's keyword argument.
+struct OaPyAttrValue {
+  int64_t i;      // int, bool, data_type
+  double f;       // float
+  const char *s;  // str (owned by the node, valid during the call)
+};
+
+/// Reads attr `name` as `type` ("int", "float", "bool", "str", "data_type"): 0 and the value, 1 when
+/// the node does not set it, 2 when the type is not passed to Python yet.
+typedef int (*OaPyGetAttr)(void *attr_ctx, const char *name, const char *type, OaPyAttrValue *value);
+
 /// Status codes of the bridge functions.
 enum OaPyStatus : int {
   kOaPyOk = 0,
@@ -49,10 +60,11 @@ struct OaPyBridgeApi {
   int (*load)(const char *site_dir, const char *opp_path, char **json_out, char **error_out);
   /// Runs op_type's infer_meta; writes up to n_out descriptors and their count.
   int (*infer_meta)(const char *op_type, const OaPyTensor *inputs, uint32_t n_in, OaPyDesc *outputs, uint32_t n_out,
-                    uint32_t *n_written, char **error_out);
+                    uint32_t *n_written, OaPyGetAttr get_attr, void *attr_ctx, char **error_out);
   /// Runs op_type's execute of `backend` ("host" or "device").
   int (*execute)(const char *op_type, const char *backend, const OaPyTensor *inputs, uint32_t n_in, uint32_t n_out,
-                 OaPyMallocOutput malloc_output, void *host_ctx, char **error_out);
+                 OaPyMallocOutput malloc_output, void *host_ctx, OaPyGetAttr get_attr, void *attr_ctx,
+                 char **error_out);
   void (*free_text)(char *text);
 };
 

@@ -40,6 +40,23 @@ void Collect(const std::vector<gert::Tensor *> &in, bool storage, InputViews &v)
   }
 }
 
+// Attrs by name from the node (frame = attr_ctx); representation as gert's RuntimeAttrs.
+int GetAttr(void *attr_ctx, const char *name, const char *type, OaPyAttrValue *value) {
+  const gert_impl::NodeInfo *node = static_cast<gert_impl::Frame *>(attr_ctx)->node;
+  const void *p = nullptr;
+  for (size_t i = 0; i < node->attr_names.size() && p == nullptr; ++i)
+    if (node->attr_names[i] == name) p = node->attrs.Get(i);
+  if (p == nullptr) return 1;
+  const std::string t = type;
+  if (t == "int") value->i = *static_cast<const int64_t *>(p);
+  else if (t == "float") value->f = *static_cast<const float *>(p);
+  else if (t == "bool") value->i = *static_cast<const bool *>(p) ? 1 : 0;
+  else if (t == "data_type") value->i = static_cast<int64_t>(*static_cast<const ge::DataType *>(p));
+  else if (t == "str") value->s = static_cast<const char *>(p);
+  else return 2;
+  return 0;
+}
+
 class PyInferPart : public virtual ge::ShapeInferOp {
  public:
   explicit PyInferPart(const PyOpInfo &info) : info_(info) {}
@@ -52,7 +69,7 @@ class PyInferPart : public virtual ge::ShapeInferOp {
     uint32_t written = 0;
     char *err = nullptr;
     if (info_.api->infer_meta(info_.op_type.c_str(), v.tensors.data(), static_cast<uint32_t>(v.tensors.size()),
-                              out.data(), static_cast<uint32_t>(out.size()), &written, &err) != kOaPyOk)
+                              out.data(), static_cast<uint32_t>(out.size()), &written, GetAttr, frame, &err) != kOaPyOk)
       CallFailed(info_, frame, "infer_meta", err);
     for (uint32_t i = 0; i < written; ++i) {
       gert::Tensor &t = *frame->outputs[i];
@@ -96,7 +113,7 @@ class PyExecPart : public virtual ge::EagerExecuteOp {
     char *err = nullptr;
     if (info_.api->execute(info_.op_type.c_str(), info_.backend.c_str(), v.tensors.data(),
                            static_cast<uint32_t>(v.tensors.size()), static_cast<uint32_t>(frame->outputs.size()),
-                           MallocOutput, ctx, &err) != kOaPyOk)
+                           MallocOutput, ctx, GetAttr, frame, &err) != kOaPyOk)
       CallFailed(info_, frame, "execute (" + info_.backend + " backend)", err);
     return ge::GRAPH_SUCCESS;
   }
