@@ -14,7 +14,8 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian 12 packages every build, test and demo needs.
 DEPS := cmake ninja-build g++ make python3 libcli11-dev nlohmann-json3-dev libflatbuffers-dev \
         flatbuffers-compiler libzstd-dev catch2 libprotobuf-dev protobuf-compiler libonnx-dev \
-        libxxhash-dev clang-19 libclang-rt-19-dev binutils llvm libdnnl-dev libonnx-testdata
+        libxxhash-dev clang-19 libclang-rt-19-dev binutils llvm libdnnl-dev libonnx-testdata \
+        python3-dev pybind11-dev python3-numpy python3-pip
 
 DEMO_OUT := $(BUILD)/demo
 

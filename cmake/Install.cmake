@@ -6,7 +6,7 @@
 #   asc/include/                    the Ascend C headers
 #   lib64/                          every SDK library name GE's samples link, lib64/cmake/OpenATC/
 #   opp/built-in/                   the built-in operators' OPP root (+ op_proto/inc/)
-#   python/site-packages/
+#   python/site-packages/           ge.custom_op, ge.runtime, ge.graph (cmake/InstallPython.cmake)
 include(GNUInstallDirs)
 install(TARGETS atc omrun RUNTIME DESTINATION bin)
 install(TARGETS ascendcl acl_rtc register gert lowering ge_runner openatc_ge_ir_proto LIBRARY DESTINATION lib64)
@@ -17,6 +17,7 @@ include(cmake/InstallHeaders.cmake)
 include(cmake/InstallEnv.cmake)
 install(DIRECTORY DESTINATION opp/built-in)
 install(DIRECTORY DESTINATION python/site-packages)
+include(cmake/InstallPython.cmake)
 
 # find_package(OpenATC): OpenATC::sdk (cmake/OpenATCConfig.cmake.in).
 include(CMakePackageConfigHelpers)

@@ -20,3 +20,13 @@ if [ "$actual" != "$expected" ]; then
   echo "unexpected output:"; echo "$actual"; exit 1
 fi
 echo "installed SDK: out-of-tree deliverable built, compiled and run: 16 x 3"
+# Python custom ops from the installed tree: the bridge beside libgert.so, ge.custom_op under
+# python/site-packages (found without PYTHONPATH), AddCustom(1, 2) folded to 3 by its HOST execute.
+env -u PYTHONPATH ASCEND_CUSTOM_OPP_PATH="$src/tests/python_ops/plugins/host_add" "$work/prefix/bin/atc" \
+  --model "$src/tests/python_ops/const_add.json" --framework 1 --soc_version host --output "$work/out/const_add" \
+  | grep -qx "ATC run success, welcome to the next use."
+env -u ASCEND_CUSTOM_OPP_PATH "$work/prefix/bin/omrun" "$work/out/const_add.om" --output "$work/py" --outfmt TXT >/dev/null
+if [ "$(cat "$work/py/output_0.txt")" != "3" ]; then
+  echo "unexpected Python-folded output:"; cat "$work/py/output_0.txt"; exit 1
+fi
+echo "installed SDK: Python HOST execute folded AddCustom(1, 2) into 3"

@@ -34,6 +34,9 @@ RULES = {
     'sdk/opp': ['include', 'common', 'sdk/register', 'sdk/gert'],
     'sdk/custom_op_registry_static': ['include', 'sdk/register', 'sdk/gert'],
     'sdk/lowering': ['include'],
+    # The Python embedder registers Python ops in gert's registry; its bridge library (the only
+    # code linking libpython) is dlopened, never linked.
+    'sdk/python_host': ['include', 'common', 'sdk/register', 'sdk/gert'],
     'device/rt': ['include', 'common'],
     'device/rtc': ['include', 'common', 'device/rt'],
     # The runtime takes and returns openatc::HostTensor (common); it never sees omrun's files.

@@ -11,6 +11,7 @@
 #include "openatc/compiler/compiler.h"
 #include "openatc/compiler/op_checks.h"
 #include "openatc/rt/runtime.h"
+#include "python_ops.h"
 #include "resolve_ops.h"
 
 namespace openatc::compiler {
@@ -57,12 +58,14 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
       return it != options.ge_options.end() && it->second == "false";
     };
     if (options.fold_constants && !off("ge.oo.constantFolding")) {
-      const FoldOptions fold = BuiltinFoldOptions(opp);
+      FoldOptions fold = BuiltinFoldOptions(opp);
+      AddPythonFoldTypes(fold);
       InferShapes(graph, &fold);
       if (!off("ge.oo.deadCodeElimination")) RemoveDeadNodes(graph, fold.op_types);
     } else {
       InferShapes(graph);
     }
+    if (!options.online) CheckNoPythonNodes(graph);
     auto types = CollectOpTypes(graph, !options.online);
     rt::SetCompileTarget(options.target);  // what the RTC compiles for in the ops' Compile
     CompileNodes(graph, types, options);

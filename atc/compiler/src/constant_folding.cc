@@ -227,6 +227,7 @@ bool TryFoldNode(const ir::Graph &graph, ir::Node &node, const FoldOptions &opti
     node.output_descs[0] = desc;
     return true;
   } catch (const Error &e) {
+    if (options.python_types.count(node.type) != 0) throw;  // a Python callback failed: the user must see it
     LogDebug(where + "not folded: " + e.what());
   } catch (const std::exception &e) {
     LogDebug(where + "not folded: " + e.what());

@@ -2,6 +2,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 
@@ -19,6 +20,7 @@
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/om/model.h"
 #include "openatc/opp/opp_paths.h"
+#include "openatc/python_host/python_host.h"
 
 namespace openatc::atc {
 namespace {
@@ -154,11 +156,16 @@ compiler::CompileOptions CompileOptionsFor(const Options &options) {
 
 void LoadCompileOppSet(opp::CompileOppSet &opp_set, const std::string &builtin_root) {
   const auto roots = opp::CustomOppRootsFromEnv();
+  const char *env = std::getenv("ASCEND_CUSTOM_OPP_PATH");
+  const python_host::PluginScan plugins = python_host::ScanPluginEntries(env != nullptr ? env : "");
   for (const auto &root : roots) {
+    if (std::find(plugins.plugins.begin(), plugins.plugins.end(), root) != plugins.plugins.end()) continue;
     std::string note = opp::DiagnoseRoot(root);
     if (!note.empty()) LogWarning("ASCEND_CUSTOM_OPP_PATH: " + note);
   }
   opp_set.Load(roots, builtin_root);
+  // C++ deliverables first, then the Python plugins (GE's order); Python is loaded only if named.
+  python_host::LoadPythonCustomOpsFromEnv();
 }
 
 om::Model CompileIrGraph(ir::Graph graph, const Options &options, const compiler::CompileOptions &copts,

@@ -73,6 +73,8 @@ void ApplyInputShapes(ir::Graph &graph, const std::vector<InputShape> &shapes);
 struct FoldOptions {
   std::set<std::string> op_types;  ///< foldable types: those the built-in OPP package provides
   size_t small_bytes = 64 * 1024;  ///< outputs up to this size always fold (bytes)
+  /// Python op types with a HOST execute (also in op_types): an error in their execute stops atc.
+  std::set<std::string> python_types;
 };
 /// The op types provided by the deliverables under opp.builtin_root() (and not registered first
 /// by a custom root); empty when there is no built-in root.
