@@ -124,3 +124,16 @@ TEST_CASE("onnx newer: Cast-19 drops saturate, refuses float8; Resize-18 antiali
   CHECK(aa.code() == "OA1503");
   CHECK_THAT(aa.message(), Catch::EndsWith("Resize with antialias = 1 is not supported"));
 }
+
+TEST_CASE("onnx newer: a graph using the default domain without importing its opset is invalid") {
+  onnx::ModelProto m = MakeModel(Unary(18, 9, Node("Relu", {"x"}, {"y"}, "relu")));
+  m.mutable_opset_import(0)->set_domain("com.example");
+  Error e = ReadError(m);
+  CHECK(e.code() == "E10041");
+  CHECK(e.message() == "the model is not valid ONNX: it imports no default-domain opset, but its graph uses that domain");
+  onnx::ModelProto twice = MakeModel(Unary(18, 9, Node("Relu", {"x"}, {"y"}, "a")));
+  *twice.mutable_graph()->add_node() = Node("Neg", {"x"}, {"y"}, "b");
+  Error t = ReadError(twice);
+  CHECK(t.code() == "E10041");
+  CHECK(t.message() == "the model is not valid ONNX: tensor 'y' is produced twice (node 'b')");
+}

@@ -37,8 +37,9 @@ struct Problem {
 };
 
 // onnx_version.cc
-/// Throws E10041 for bytes that parse but hold no model, and for a model newer than OpenATC reads
-/// (IR > kMaxIrVersion or default-domain opset > kMaxOpset).
+/// Throws E10041 for bytes that parse but hold no model, a graph using the default domain without
+/// importing its opset, and a model newer than OpenATC reads (IR > kMaxIrVersion or default-domain
+/// opset > kMaxOpset).
 void CheckIsModelWeRead(const onnx::ModelProto &m);
 /// Whether libonnx 1.12's checker and shape inference know the model's IR version and opsets.
 bool LibonnxKnowsVersions(const onnx::ModelProto &m);
@@ -47,8 +48,8 @@ bool IsOldModel(const onnx::ModelProto &m);
 /// Indexes of default-domain main-graph nodes whose op type ONNX (as libonnx 1.12 knows it) does
 /// not define at the model's opset.
 std::set<int> NodesWithoutSchema(const onnx::ModelProto &m);
-/// OpenATC's own check of a model newer than libonnx 1.12 (E10041): ir_version and a default
-/// opset present, every node has an op_type, every tensor has one producer. Topological order and
+/// OpenATC's own check of a model newer than libonnx 1.12 (E10041): ir_version present, every
+/// node has an op_type, every tensor has one producer. Topological order and
 /// dangling inputs are checked by the conversion (OA1505).
 void CheckNewerModel(const onnx::ModelProto &m);
 

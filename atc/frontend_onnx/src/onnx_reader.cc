@@ -11,8 +11,8 @@
 #include <cstring>
 
 #include <climits>
-#include <set>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "onnx_internal.h"
@@ -101,11 +101,13 @@ ir::Graph ReadOnnxBytes(const std::string &bytes, const std::string &model_dir, 
       for (auto &a : *n.mutable_attribute())
         if (a.has_t()) InlineExternalData(a.mutable_t(), ctx, "node '" + n.name() + "' attribute '" + a.name() + "'");
     const std::set<int> no_schema = NodesWithoutSchema(model);
-    if (!LibonnxKnowsVersions(model)) {
-      CheckNewerModel(model);  // libonnx 1.12's checker would refuse the versions alone
-    } else if (no_schema.empty()) {
+    if (LibonnxKnowsVersions(model) && no_schema.empty()) {
       RunLibonnxChecker(model);
-    }  // else: the conversion lists every unknown op in one OA1503 (the checker stops at the first)
+    } else {
+      // libonnx 1.12's checker would refuse the versions alone, or stop at the first op type ONNX
+      // does not define (the conversion lists them all in one OA1503, or maps them to custom ops).
+      CheckNewerModel(model);
+    }
     ir::Graph g = ConvertModel(model, ctx, options.is_supported_op, no_schema);
     LogDebug("ONNX model '" + name_for_errors + "': " + std::to_string(g.nodes.size()) + " IR nodes");
     return g;

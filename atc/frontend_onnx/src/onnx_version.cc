@@ -3,6 +3,7 @@
 // the newer ones, OpenATC's own structural check in place of that checker.
 #include <onnx/defs/schema.h>
 
+#include <algorithm>
 #include <set>
 
 #include "onnx_internal.h"
@@ -33,6 +34,13 @@ void CheckIsModelWeRead(const onnx::ModelProto &m) {
                 "protobuf)");
   }
   const int64_t opset = DefaultOpset(m);
+  bool default_nodes = false;
+  for (const auto &n : m.graph().node()) default_nodes |= n.domain().empty() || n.domain() == "ai.onnx";
+  if (opset < 0 && default_nodes) {  // ONNX requires an opset_import for every domain the graph uses
+    throw Error(ErrorCategory::kGraph, kParseError,
+                "the model is not valid ONNX: it imports no default-domain opset, but its graph uses that domain",
+                "Re-export the model; every ONNX model names the opset of the default domain in opset_import");
+  }
   if (m.ir_version() > kMaxIrVersion || opset > kMaxOpset) {
     throw Error(ErrorCategory::kGraph, kParseError,
                 "the model is newer than OpenATC reads: IR version " + std::to_string(m.ir_version()) +
@@ -67,10 +75,6 @@ std::set<int> NodesWithoutSchema(const onnx::ModelProto &m) {
 
 void CheckNewerModel(const onnx::ModelProto &m) {
   if (m.ir_version() < 1) throw Invalid("ir_version is missing");
-  if (DefaultOpset(m) < 0 && m.graph().node_size() > 0) {
-    // ONNX requires an opset_import for every domain the graph uses.
-    throw Invalid("the model imports no default-domain opset");
-  }
   std::set<std::string> produced;
   for (const auto &in : m.graph().input()) produced.insert(in.name());
   for (const auto &t : m.graph().initializer()) produced.insert(t.name());
