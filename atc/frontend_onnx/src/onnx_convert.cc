@@ -198,6 +198,7 @@ class Converter {
       return;
     }
 
+    if (domain.empty()) CheckNewerAttributes(np, opset, where, &problems_);
     PendingNode pn;
     pn.op_type = np.op_type();
     for (const auto &in : np.input()) pn.inputs.push_back(PendingInput{in, "", nullptr});

@@ -107,6 +107,11 @@ void NormalizeNode(PendingNode &node, int64_t opset, ge::DataType input_dtype, c
 void NormalizeNewerNode(PendingNode &node, int64_t opset, const ConstLookup &const_of, const std::string &where,
                         std::vector<Problem> *problems);
 
+/// For an opset-18+ default-domain node: lists every attribute libonnx 1.12's schema of the op
+/// does not know and the front end does not handle (onnx_normalize_new.cc).
+void CheckNewerAttributes(const onnx::NodeProto &node, int64_t opset, const std::string &where,
+                          std::vector<Problem> *problems);
+
 /// The converted graph; throws one OA1503 listing `problems` after conversion if any.
 /// `no_schema`: indexes of nodes ONNX does not define (NodesWithoutSchema); each is accepted only
 /// when `is_supported_op` says so (a custom op of that type).

@@ -6,8 +6,14 @@
 //     input computed at run time is reported as unsupported.
 //   Resize-18: `antialias` (1 is unsupported), `keep_aspect_ratio_policy` (only "stretch", the
 //     Resize-13 behaviour, is supported), `axes` (unsupported).
-//   Cast/CastLike-19: `saturate` only changes casts into float8 types, which OpenATC refuses, so
-//     the attribute is dropped; a Cast into a dtype OpenATC has not (float8, int4, ...) is listed.
+//   Cast/CastLike-19: `saturate` (and Cast-24's `round_mode`) only change casts into float8 types,
+//     which OpenATC refuses, so the attributes are dropped; a Cast into a dtype OpenATC has not
+//     (float8, int4, ...) is listed.
+//   AveragePool-19: `dilations` other than all ones is listed (the built-in pools undilated).
+// Every other attribute of an opset-18+ node that libonnx 1.12's schema of the op does not know
+// is listed too (CheckNewerAttributes), so that no newer attribute is silently ignored.
+#include <onnx/defs/schema.h>
+
 #include <cstring>
 
 #include "onnx_internal.h"
@@ -91,8 +97,30 @@ void ResizeOpset18(PendingNode &n, const std::string &where, std::vector<Problem
   if (n.attrs.count("axes")) problems->push_back({where, "Resize's axes attribute is not supported"});
 }
 
+// Attributes added after opset 17 that the normalisation or the built-ins handle.
+bool HandledNewerAttribute(const std::string &op, const std::string &attr) {
+  if (IsAttrReduce(op)) return attr == "noop_with_empty_axes";
+  if (op == "Split") return attr == "num_outputs";
+  if (op == "Resize") return attr == "antialias" || attr == "keep_aspect_ratio_policy" || attr == "axes";
+  if (op == "Cast" || op == "CastLike") return attr == "saturate" || attr == "round_mode";
+  if (op == "AveragePool") return attr == "dilations";
+  return false;
+}
+
+void AveragePoolOpset19(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
+  auto it = n.attrs.find("dilations");
+  if (it == n.attrs.end()) return;
+  for (int64_t d : it->second.list_i)
+    if (d != 1) {
+      problems->push_back({where, "AveragePool with dilations other than 1 is not supported"});
+      return;
+    }
+  n.attrs.erase(it);
+}
+
 void CastOpset19(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
   n.attrs.erase("saturate");
+  n.attrs.erase("round_mode");
   auto to = n.attrs.find("to");
   ge::DataType dt = ge::DT_UNDEFINED;
   if (n.op_type == "Cast" && to != n.attrs.end() && to->second.kind == ir::AttrKind::kInt &&
@@ -111,7 +139,20 @@ void NormalizeNewerNode(PendingNode &n, int64_t opset, const ConstLookup &const_
     ResizeOpset18(n, where, problems);
   } else if ((n.op_type == "Cast" || n.op_type == "CastLike") && opset >= 19) {
     CastOpset19(n, where, problems);
+  } else if (n.op_type == "AveragePool" && opset >= 19) {
+    AveragePoolOpset19(n, where, problems);
   }
+}
+
+void CheckNewerAttributes(const onnx::NodeProto &node, int64_t opset, const std::string &where,
+                          std::vector<Problem> *problems) {
+  if (opset <= kLibonnxMaxOpset) return;
+  const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(kLibonnxMaxOpset), "");
+  if (schema == nullptr) return;  // an op ONNX added after opset 17: a built-in or custom op of its own
+  for (const auto &a : node.attribute())
+    if (!schema->attributes().count(a.name()) && !HandledNewerAttribute(node.op_type(), a.name()))
+      problems->push_back({where, "attribute '" + a.name() + "' (newer than opset " +
+                                      std::to_string(kLibonnxMaxOpset) + ") is not supported"});
 }
 
 }  // namespace openatc::frontend::onnx_detail
