@@ -177,27 +177,6 @@ void NewOpCases(const std::string &root) {
   ca.AddNode("CenterCropPad", {"x", "shape"}, {"y"}, {onnx::MakeAttribute("axes", std::vector<int64_t>{-1})});
   ca.Output("y", {2, 3}, {2, 3, 4, 7, 8, 9});
   ca.Write(root);
-  Case sm("test_scatter_elements_18_max", 18, 9);  // duplicates combine by max: [1, max(2,5,0), 3, 4]
-  sm.Input("x", {1, 4}, {1, 2, 3, 4});
-  sm.IntInit("idx", {1, 3}, {1, 1, 3});
-  sm.FloatInit("upd", {1, 3}, {5, 0, -7});
-  sm.AddNode("ScatterElements", {"x", "idx", "upd"}, {"y"},
-             {onnx::MakeAttribute("axis", int64_t{1}), onnx::MakeAttribute("reduction", std::string("max"))});
-  sm.Output("y", {1, 4}, {1, 5, 3, 4});
-  sm.Write(root);
-  Case sn("test_scatter_nd_18_min", 18, 9);  // rows 0 and 2 of x [3,2] with min
-  sn.Input("x", {3, 2}, {1, 2, 3, 4, 5, 6});
-  sn.IntInit("idx", {2, 1}, {0, 2});
-  sn.FloatInit("upd", {2, 2}, {0, 9, 9, -1});
-  sn.AddNode("ScatterND", {"x", "idx", "upd"}, {"y"}, {onnx::MakeAttribute("reduction", std::string("min"))});
-  sn.Output("y", {3, 2}, {0, 2, 3, 4, 5, -1});
-  sn.Write(root);
-  Case ap("test_averagepool_19_unit_dilations", 19, 9);  // dilations all 1 = the undilated pool
-  ap.Input("x", {1, 1, 2, 2}, {1, 2, 3, 6});
-  ap.AddNode("AveragePool", {"x"}, {"y"}, {onnx::MakeAttribute("kernel_shape", std::vector<int64_t>{2, 2}),
-                                           onnx::MakeAttribute("dilations", std::vector<int64_t>{1, 1})});
-  ap.Output("y", {1, 1, 1, 1}, {3});
-  ap.Write(root);
   Case w("test_pad_19_wrap", 19, 9);  // numpy.pad(x, ((0, 0), (2, 1)), 'wrap')
   w.Input("x", {2, 3}, {1, 2, 3, 4, 5, 6});
   w.IntInit("pads", {4}, {0, 2, 0, 1});
@@ -220,6 +199,31 @@ void NewOpCases(const std::string &root) {
   }
   r.Output("y", {1, 1, 1, 6}, ry);
   r.Write(root);
+}
+
+// Opset-18/19 values of existing attributes: Scatter* max/min, AveragePool unit dilations.
+void AttributeValueCases(const std::string &root) {
+  Case sm("test_scatter_elements_18_max", 18, 9);  // duplicates combine by max: [1, max(2,5,0), 3, 4]
+  sm.Input("x", {1, 4}, {1, 2, 3, 4});
+  sm.IntInit("idx", {1, 3}, {1, 1, 3});
+  sm.FloatInit("upd", {1, 3}, {5, 0, -7});
+  sm.AddNode("ScatterElements", {"x", "idx", "upd"}, {"y"},
+             {onnx::MakeAttribute("axis", int64_t{1}), onnx::MakeAttribute("reduction", std::string("max"))});
+  sm.Output("y", {1, 4}, {1, 5, 3, 4});
+  sm.Write(root);
+  Case sn("test_scatter_nd_18_min", 18, 9);  // rows 0 and 2 of x [3,2] with min
+  sn.Input("x", {3, 2}, {1, 2, 3, 4, 5, 6});
+  sn.IntInit("idx", {2, 1}, {0, 2});
+  sn.FloatInit("upd", {2, 2}, {0, 9, 9, -1});
+  sn.AddNode("ScatterND", {"x", "idx", "upd"}, {"y"}, {onnx::MakeAttribute("reduction", std::string("min"))});
+  sn.Output("y", {3, 2}, {0, 2, 3, 4, 5, -1});
+  sn.Write(root);
+  Case ap("test_averagepool_19_unit_dilations", 19, 9);  // dilations all 1 = the undilated pool
+  ap.Input("x", {1, 1, 2, 2}, {1, 2, 3, 6});
+  ap.AddNode("AveragePool", {"x"}, {"y"}, {onnx::MakeAttribute("kernel_shape", std::vector<int64_t>{2, 2}),
+                                           onnx::MakeAttribute("dilations", std::vector<int64_t>{1, 1})});
+  ap.Output("y", {1, 1, 1, 1}, {3});
+  ap.Write(root);
 }
 
 void VersionCases(const std::string &root) {
@@ -272,6 +276,7 @@ int main(int argc, char **argv) {
   ReduceCases(root);
   SplitPadCastCases(root);
   NewOpCases(root);
+  AttributeValueCases(root);
   VersionCases(root);
   return 0;
 }
