@@ -64,7 +64,7 @@ TEST_CASE("onnx newer: every unknown or unsupported node is listed in one error,
         "far as OpenATC knows) and no custom op of that type is registered; node 'cust' (Cust, domain "
         "'com.example', opset 1): domain 'com.example' is not supported (only the default ONNX domain is)");
   CHECK(e.hint() ==
-        "for an op type ONNX does not define, register a custom op of that type in a deliverable under "
+        "For an op type ONNX does not define, register a custom op of that type in a deliverable under "
         "ASCEND_CUSTOM_OPP_PATH, or check the spelling; nodes of a non-default domain need a custom op mapping");
   // The same at opset 13: libonnx's checker would stop at 'foo'; every node is still listed.
   ModelSpec old = s;
@@ -154,4 +154,13 @@ TEST_CASE("onnx newer: an attribute newer than opset 17 that OpenATC does not ha
   CHECK(f.code() == "OA1503");
   CHECK(f.message() == "the model uses 1 feature(s) OpenATC cannot compile: node 'r' (Relu, domain '', opset 20): "
                        "attribute 'fancy' (newer than opset 17) is not supported");
+}
+
+TEST_CASE("onnx newer: an operator ONNX added after opset 17 without a built-in is named as such") {
+  Error e = ReadError(MakeModel(Unary(21, 10, Node("Mish", {"x"}, {"y"}, "mish"))));
+  CHECK(e.code() == "OA1503");
+  CHECK(e.message() == "the model uses 1 feature(s) OpenATC cannot compile: node 'mish' (Mish, domain '', opset 21): "
+                       "op type 'Mish' (an ONNX operator since opset 18) has no built-in or custom implementation");
+  CHECK(e.hint() == "For an ONNX operator without a built-in, provide a custom op of that type, or replace the "
+                    "operator before export (docs/conformance.md lists what passes)");
 }

@@ -1,5 +1,6 @@
 // ONNX GraphProto -> ir::Graph (see onnx_reader.h, step 5): Data/Const/op/NetOutput nodes, unique
 // names, descs from value_info, version normalisation, and one list of unsupported features.
+#include <cctype>
 #include <set>
 
 #include "onnx_internal.h"
@@ -250,7 +251,13 @@ class Converter {
     if (supported) return;
     std::string what = "op type '" + np.op_type() + "'";
     if (pn.op_type != np.op_type()) what += " (rewritten as '" + pn.op_type + "')";
-    if (no_schema_.count(index)) {
+    const int64_t added = OnnxOpAddedAfter17(np.op_type());
+    if (no_schema_.count(index) && added > 0 && opset >= added) {
+      problems_.push_back({where,
+                           what + " (an ONNX operator since opset " + std::to_string(added) +
+                               ") has no built-in or custom implementation",
+                           ProblemKind::kNoBuiltin});
+    } else if (no_schema_.count(index)) {
       problems_.push_back({where,
                            what + " is not an ONNX operator at opset " + std::to_string(opset) +
                                " (as far as OpenATC knows) and no custom op of that type is registered",
@@ -306,6 +313,7 @@ class Converter {
     if (kinds.count(ProblemKind::kOther) || advice.empty())
       add("OpenATC compiles default-domain ONNX operators (opsets 1 to " + std::to_string(kMaxOpset) +
           ") on numeric and bool tensors");
+    advice[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(advice[0])));  // a sentence
     return advice;
   }
 

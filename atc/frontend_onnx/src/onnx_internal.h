@@ -48,6 +48,9 @@ bool IsOldModel(const onnx::ModelProto &m);
 /// Indexes of default-domain main-graph nodes whose op type ONNX (as libonnx 1.12 knows it) does
 /// not define at the model's opset.
 std::set<int> NodesWithoutSchema(const onnx::ModelProto &m);
+/// The opset that first defines `op_type` when that is 18..24 (libonnx 1.12 does not know those
+/// operators), else 0.
+int64_t OnnxOpAddedAfter17(const std::string &op_type);
 /// OpenATC's own check of a model newer than libonnx 1.12 (E10041): ir_version present, every
 /// node has an op_type, every tensor has one producer. Topological order and
 /// dangling inputs are checked by the conversion (OA1505).

@@ -4,6 +4,7 @@
 #include <onnx/defs/schema.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "onnx_internal.h"
@@ -71,6 +72,18 @@ std::set<int> NodesWithoutSchema(const onnx::ModelProto &m) {
     if (onnx::OpSchemaRegistry::Schema(n.op_type(), version, "") == nullptr) out.insert(i);
   }
   return out;
+}
+
+int64_t OnnxOpAddedAfter17(const std::string &op_type) {
+  // ONNX's operator changelog: operators first defined at opsets 18-24.
+  static const std::map<std::string, int64_t> kAdded = {
+      {"BitwiseAnd", 18}, {"BitwiseNot", 18},      {"BitwiseOr", 18},   {"BitwiseXor", 18},
+      {"CenterCropPad", 18}, {"Col2Im", 18},        {"GroupNormalization", 18}, {"Mish", 18},
+      {"DeformConv", 19}, {"AffineGrid", 20},       {"Gelu", 20},        {"ImageDecoder", 20},
+      {"RegexFullMatch", 20}, {"StringConcat", 20}, {"StringSplit", 20}, {"Attention", 23},
+      {"RMSNormalization", 23}, {"RotaryEmbedding", 23}, {"Swish", 24}, {"TensorScatter", 24}};
+  auto it = kAdded.find(op_type);
+  return it == kAdded.end() ? 0 : it->second;
 }
 
 void CheckNewerModel(const onnx::ModelProto &m) {
