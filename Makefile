@@ -31,7 +31,7 @@ help:
 	@echo "make asan     build with AddressSanitizer+UndefinedBehaviorSanitizer into $(ASAN_BUILD)/ and run the tests"
 	@echo "make fuzz     build the libFuzzer targets ($(FUZZERS)) and their seeds with clang-19 into $(FUZZ_BUILD)/"
 	@echo "make fuzz-smoke  make fuzz, then run each of FUZZERS for FUZZ_TIME=$(FUZZ_TIME) s; fails on any finding"
-	@echo "make conformance  run every ONNX backend case of libonnx-testdata; rewrites docs/conformance.md"
+	@echo "make conformance  run every ONNX backend case of libonnx-testdata and OpenATC's opset-18+ cases; rewrites docs/conformance.md, docs/conformance-newer.md"
 	@echo "make bench    build and run the benchmarks (OM load vs read(), sink replay vs Execute every run, memory-plan arena)"
 	@echo "make bench-ort  install onnxruntime-node (npm) into $(BUILD)/ort-peer and run omrun vs ONNX Runtime on the shared models"
 	@echo "make install  install a CANN-shaped tree into PREFIX=$(PREFIX) (then: source PREFIX/set_env.sh)"
@@ -92,6 +92,7 @@ fuzz-smoke: fuzz
 
 conformance: deps build
 	cmake --build $(BUILD) --target onnx_conformance_report
+	cmake --build $(BUILD) --target onnx_conformance_newer_report
 
 bench: deps build
 	$(BUILD)/tests/om_load_bench 100 9

@@ -1,7 +1,10 @@
 // Pad (ONNX Pad-13): pads `data` by `pads` ([x1_begin, x2_begin, ..., x1_end, x2_end, ...],
 // int64, negative values crop) in `mode` constant (the optional scalar `constant_value`, default
 // 0), reflect (mirror without repeating the edge, as numpy.pad 'reflect', repeated for pads
-// longer than the dim) or edge (repeat the border element).
+// longer than the dim), edge (repeat the border element) or wrap (Pad-19: numpy.pad 'wrap',
+// the data repeated periodically). Pad-18's optional `axes` input (int64,
+// negative counts from the back, no repeats) names the axes `pads` is for (2 * len(axes) values);
+// the other axes are not padded.
 #include <cstdint>
 #include <cstring>
 
@@ -12,6 +15,7 @@ REG_OP(Pad)
     .INPUT(data, TensorType::ALL())
     .INPUT(pads, TensorType({DT_INT64}))
     .OPTIONAL_INPUT(constant_value, TensorType::ALL())
+    .OPTIONAL_INPUT(axes, TensorType({DT_INT64}))
     .OUTPUT(output, TensorType::ALL())
     .ATTR(mode, String, "constant")
     .OP_END_FACTORY_REG(Pad);
@@ -19,17 +23,43 @@ REG_OP(Pad)
 
 namespace openatc_ops {
 namespace {
-enum class Mode { kConstant, kReflect, kEdge };
+enum class Mode { kConstant, kReflect, kEdge, kWrap };
 
 bool ParseMode(const gert::ExtendedKernelContext *ctx, Mode *m) {
   const std::string s = AttrStr(ctx, 0, "constant");
   if (s == "constant") *m = Mode::kConstant;
   else if (s == "reflect") *m = Mode::kReflect;
   else if (s == "edge") *m = Mode::kEdge;
+  else if (s == "wrap") *m = Mode::kWrap;
   else {
-    Fail(ctx, "mode '" + s + "' is not one of constant, reflect, edge");
+    Fail(ctx, "mode '" + s + "' is not one of constant, reflect, edge, wrap");
     return false;
   }
+  return true;
+}
+
+// Pad-18: `pads` for `axes` only -> the full [begins..., ends...] form for `rank` axes.
+bool ExpandPads(const gert::ExtendedKernelContext *ctx, size_t rank, const std::vector<int64_t> &axes,
+                std::vector<int64_t> *pads) {
+  if (pads->size() != 2 * axes.size()) {
+    Fail(ctx, "pads has " + std::to_string(pads->size()) + " values; axes " + DimsToString(axes) + " needs " +
+                  std::to_string(2 * axes.size()));
+    return false;
+  }
+  std::vector<int64_t> full(2 * rank, 0);
+  std::vector<bool> seen(rank, false);
+  for (size_t k = 0; k < axes.size(); ++k) {
+    int64_t a = 0;
+    if (!NormalizeAxis(axes[k], static_cast<int64_t>(rank), &a) || seen[static_cast<size_t>(a)]) {
+      Fail(ctx, "axes " + DimsToString(axes) + " has an axis out of range for rank " + std::to_string(rank) +
+                    " or repeated");
+      return false;
+    }
+    seen[static_cast<size_t>(a)] = true;
+    full[static_cast<size_t>(a)] = (*pads)[k];
+    full[static_cast<size_t>(a) + rank] = (*pads)[k + axes.size()];
+  }
+  *pads = full;
   return true;
 }
 
@@ -64,6 +94,7 @@ int64_t SourceIndex(int64_t o, int64_t n, int64_t b, Mode m) {
   if (i >= 0 && i < n) return i;
   if (m == Mode::kConstant) return -1;
   if (m == Mode::kEdge) return i < 0 ? 0 : n - 1;
+  if (m == Mode::kWrap) return ((i % n) + n) % n;
   if (n == 1) return 0;
   const int64_t period = 2 * (n - 1);
   i %= period;
@@ -122,10 +153,12 @@ class Pad : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     Mode m;
     if (!ParseMode(ctx, &m)) return ge::GRAPH_FAILED;
     const Dims in = ToDims(*x);
-    std::vector<int64_t> pads;
+    std::vector<int64_t> pads, axes;
+    const bool has_axes = ctx->GetOptionalInputShape(3) != nullptr;
     Dims out;
     if (in.size() == 1 && in[0] == -2) out = in;
-    else if (!KnownInts(ctx, 1, &pads)) out.assign(in.size(), -1);
+    else if (!KnownInts(ctx, 1, &pads) || (has_axes && !KnownInts(ctx, 3, &axes))) out.assign(in.size(), -1);
+    else if (has_axes && !ExpandPads(ctx, in.size(), axes, &pads)) return ge::GRAPH_FAILED;
     else if (!PadDims(ctx, in, pads, &out)) return ge::GRAPH_FAILED;
     *ctx->GetOutputShape(0) = ToShape(out);
     return ge::GRAPH_SUCCESS;
@@ -137,12 +170,17 @@ class Pad : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     Mode m;
     if (!ParseMode(ctx, &m)) return ge::GRAPH_FAILED;
     const Dims in = TensorDims(*x);
+    const gert::Tensor *axes_t = ctx->GetOptionalInputTensor(3);
+    std::vector<int64_t> axes;
+    if (axes_t != nullptr && !ReadInts(axes_t, &axes)) return Fail(ctx, "axes must be an int64 tensor");
+    if (axes_t != nullptr && !ExpandPads(ctx, in.size(), axes, &pads)) return ge::GRAPH_FAILED;
     Dims out;
     if (!PadDims(ctx, in, pads, &out)) return ge::GRAPH_FAILED;
     if (m != Mode::kConstant)
       for (size_t i = 0; i < in.size(); ++i)
         if (in[i] == 0 && out[i] > 0)
-          return Fail(ctx, "cannot " + std::string(m == Mode::kEdge ? "edge" : "reflect") + "-pad the empty axis " +
+          return Fail(ctx, "cannot " + std::string(m == Mode::kEdge ? "edge" : (m == Mode::kWrap ? "wrap" : "reflect")) +
+                               "-pad the empty axis " +
                                std::to_string(i) + " of data " + DimsToString(in));
     const gert::Tensor *cv = ctx->GetOptionalInputTensor(2);
     const void *fill = nullptr;

@@ -1,5 +1,5 @@
-// ScatterElements (ONNX ScatterElements-16): a copy of `data` with `updates` written (reduction
-// "none"), added ("add") or multiplied ("mul") at the positions `indices` gives along `axis`;
+// ScatterElements (ONNX ScatterElements-18): a copy of `data` with `updates` written (reduction
+// "none"), added ("add"), multiplied ("mul") or combined by max/min (opset 18) at the positions `indices` gives along `axis`;
 // see common/scatter_elements.h for shapes, dtypes and errors.
 #include "common/scatter_elements.h"
 

@@ -1,6 +1,6 @@
-// ScatterND (ONNX ScatterND-16): a copy of `data` (rank r) where the slices addressed by the
+// ScatterND (ONNX ScatterND-18): a copy of `data` (rank r) where the slices addressed by the
 // last axis of `indices` (int64, rank q, last dim k <= r) are written (reduction "none"), added
-// ("add") or multiplied ("mul") with `updates` (shape indices.shape[:-1] + data.shape[k:]), in
+// ("add"), multiplied ("mul") or combined by max/min (opset 18) with `updates` (shape indices.shape[:-1] + data.shape[k:]), in
 // row-major order of the index tuples. Negative index values count from the end of their axis;
 // out-of-range values fail.
 #include <cstring>
@@ -101,7 +101,7 @@ class ScatterND : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       OPENATC_OPS_INT_CASES(Apply<T>(offs, inner, ut->GetAddr(), y->GetAddr(), r))
       OPENATC_OPS_BOOL_CASES(Apply<T>(offs, inner, ut->GetAddr(), y->GetAddr(), r))
       default:
-        return Fail(ctx, "reduction add/mul does not support dtype " + DtypeName(dt));
+        return Fail(ctx, "reduction add/mul/max/min does not support dtype " + DtypeName(dt));
     }
     return ge::GRAPH_SUCCESS;
   }

@@ -1,6 +1,8 @@
 // Split (ONNX Split-13): cuts `input` along `axis` into the node's outputs (DYNAMIC_OUTPUT), of
 // the lengths in the optional `split` input (one per output, summing to the axis dim), or in
-// equal parts without it (the dim must then divide evenly, as opset 13 requires).
+// equal parts without it (the dim must then divide evenly, as opset 13 requires). Split-18's
+// `num_outputs` (must equal the node's output count) allows an uneven split: every part
+// ceil(dim / n) long but the last, which takes what is left.
 #include <cstdint>
 #include <cstring>
 
@@ -12,6 +14,7 @@ REG_OP(Split)
     .OPTIONAL_INPUT(split, TensorType({DT_INT64}))
     .DYNAMIC_OUTPUT(outputs, TensorType::ALL())
     .ATTR(axis, Int, 0)
+    .ATTR(num_outputs, Int, 0)
     .OP_END_FACTORY_REG(Split);
 }  // namespace ge
 
@@ -22,6 +25,13 @@ bool Parts(const gert::ExtendedKernelContext *ctx, int64_t dim, size_t n, const 
            std::vector<int64_t> *parts) {
   if (n == 0) {
     Fail(ctx, "the node has no outputs");
+    return false;
+  }
+  const int64_t num_outputs = AttrInt(ctx, 1, 0);
+  if (num_outputs != 0 && (split != nullptr || num_outputs != static_cast<int64_t>(n))) {
+    Fail(ctx, "num_outputs " + std::to_string(num_outputs) + (split != nullptr ? " and the split input are both given"
+                                                                               : " differs from the node's " +
+                                                                                     std::to_string(n) + " outputs"));
     return false;
   }
   if (split != nullptr) {
@@ -43,6 +53,18 @@ bool Parts(const gert::ExtendedKernelContext *ctx, int64_t dim, size_t n, const 
   }
   if (dim < 0) {
     parts->assign(n, -1);
+    return true;
+  }
+  const int64_t chunk = (dim + static_cast<int64_t>(n) - 1) / static_cast<int64_t>(n);
+  if (num_outputs != 0 && dim % static_cast<int64_t>(n) != 0) {
+    const int64_t last = dim - chunk * (static_cast<int64_t>(n) - 1);
+    if (last < 0) {
+      Fail(ctx, "axis dim " + std::to_string(dim) + " is too short for " + std::to_string(n) + " parts of " +
+                    std::to_string(chunk));
+      return false;
+    }
+    parts->assign(n, chunk);
+    parts->back() = last;
     return true;
   }
   if (dim % static_cast<int64_t>(n) != 0) {

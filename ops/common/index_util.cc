@@ -37,8 +37,10 @@ bool ParseReduction(const gert::ExtendedKernelContext *ctx, const std::string &s
   if (s == "none") *r = Reduction::kNone;
   else if (s == "add") *r = Reduction::kAdd;
   else if (s == "mul") *r = Reduction::kMul;
+  else if (s == "max") *r = Reduction::kMax;
+  else if (s == "min") *r = Reduction::kMin;
   else {
-    Fail(ctx, "reduction '" + s + "' is not one of none, add, mul (max/min need opset 18)");
+    Fail(ctx, "reduction '" + s + "' is not one of none, add, mul, max, min");
     return false;
   }
   return true;

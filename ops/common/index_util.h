@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/movement.h"
@@ -32,18 +33,28 @@ bool ReadIndexInput(const gert::ExtendedKernelContext *ctx, const gert::Tensor *
                     std::vector<int64_t> *out);
 
 /// ScatterElements-16 / ScatterND-16 `reduction`.
-enum class Reduction { kNone, kAdd, kMul };
+enum class Reduction { kNone, kAdd, kMul, kMax, kMin };
 
-/// Parses a `reduction` attribute value ("none", "add", "mul"); fails naming the value otherwise.
+/// Parses a `reduction` attribute value ("none", "add", "mul", and since opset 18 "max", "min");
+/// fails naming the value otherwise.
 bool ParseReduction(const gert::ExtendedKernelContext *ctx, const std::string &s, Reduction *r);
 
-/// dst = src (kNone), dst + src (kAdd), dst * src (kMul). Integer arithmetic wraps.
+/// dst = src (kNone), dst + src (kAdd), dst * src (kMul), the larger (kMax) or smaller (kMin)
+/// of the two, NaN when either is NaN (numpy.maximum/minimum). Integer arithmetic wraps.
+template <typename T>
+inline bool IsNanValue(T v) {
+  if constexpr (std::is_integral<T>::value) return false;
+  else return !(v == v);
+}
 template <typename T>
 inline void Reduce(T &dst, T src, Reduction r) {
+  const bool nan = IsNanValue(dst) || IsNanValue(src);
   switch (r) {
     case Reduction::kNone: dst = src; break;
     case Reduction::kAdd: dst = static_cast<T>(dst + src); break;
     case Reduction::kMul: dst = static_cast<T>(dst * src); break;
+    case Reduction::kMax: dst = nan ? (IsNanValue(dst) ? dst : src) : (src > dst ? src : dst); break;
+    case Reduction::kMin: dst = nan ? (IsNanValue(dst) ? dst : src) : (src < dst ? src : dst); break;
   }
 }
 template <>
@@ -51,7 +62,9 @@ inline void Reduce<bool>(bool &dst, bool src, Reduction r) {
   switch (r) {
     case Reduction::kNone: dst = src; break;
     case Reduction::kAdd: dst = dst || src; break;
-    case Reduction::kMul: dst = dst && src; break;
+    case Reduction::kMul:
+    case Reduction::kMin: dst = dst && src; break;
+    case Reduction::kMax: dst = dst || src; break;
   }
 }
 

@@ -12,7 +12,8 @@
  *    ListInt/ListFloat/ListString, tensors -> Tensor; every node also carries Int `onnx_opset`
  *    (declare `ATTR(onnx_opset, Int, 17)` where semantics changed between versions);
  *  - older opset forms where an attribute became an input (Slice, Split, Squeeze, Unsqueeze,
- *    Clip, Pad, ReduceSum) are rewritten by the front end into the newest form (<= 17).
+ *    Clip, Pad, ReduceSum) are rewritten by the front end into the newest form; the opset-18
+ *    Reduce* (not ReduceSum) constant `axes` input goes back into the attribute the op reads.
  *  - shapes: InferShape writes -1 for dims it cannot know at compile time; Execute always
  *    computes the real output shape from the real inputs and allocates with MallocOutputTensor.
  */

@@ -18,10 +18,11 @@ bool ParseResizeAttrs(const std::string &mode, const std::string &coord, const s
   else if (coord == "asymmetric") a->coord = CoordMode::kAsymmetric;
   else if (coord == "tf_half_pixel_for_nn") a->coord = CoordMode::kTfHalfPixelForNn;
   else if (coord == "tf_crop_and_resize") a->coord = CoordMode::kTfCropAndResize;
+  else if (coord == "half_pixel_symmetric") a->coord = CoordMode::kHalfPixelSymmetric;
   else
     return *error = "coordinate_transformation_mode '" + coord +
                     "' is not one of half_pixel, pytorch_half_pixel, align_corners, asymmetric, tf_half_pixel_for_nn, "
-                    "tf_crop_and_resize",
+                    "tf_crop_and_resize, half_pixel_symmetric",
            false;
   if (nearest == "round_prefer_floor") a->nearest = NearestMode::kRoundPreferFloor;
   else if (nearest == "round_prefer_ceil") a->nearest = NearestMode::kRoundPreferCeil;
@@ -34,7 +35,9 @@ bool ParseResizeAttrs(const std::string &mode, const std::string &coord, const s
 double SourceCoordinate(CoordMode m, double x, double scale, int64_t in, double roi_start, double roi_end) {
   const double resized = scale * static_cast<double>(in), last = static_cast<double>(in - 1);
   switch (m) {
-    case CoordMode::kHalfPixel: return (x + 0.5) / scale - 0.5;
+    case CoordMode::kHalfPixel:
+    case CoordMode::kHalfPixelSymmetric:  // PlanAxis adds the offset (it needs the output length)
+      return (x + 0.5) / scale - 0.5;
     case CoordMode::kPytorchHalfPixel: return resized > 1 ? (x + 0.5) / scale - 0.5 : 0.0;
     case CoordMode::kAlignCorners: return resized == 1 ? 0.0 : x * last / (resized - 1);
     case CoordMode::kAsymmetric: return x / scale;
@@ -82,8 +85,12 @@ AxisPlan PlanAxis(const ResizeAttrs &a, int64_t in, int64_t out, double scale, d
   const int64_t last = in - 1;
   auto clamp = [last](int64_t i) { return std::min(std::max(i, int64_t{0}), last); };
   bool identity = in == out;
+  const double symmetric_offset = a.coord == CoordMode::kHalfPixelSymmetric
+                                      ? static_cast<double>(in) / 2 *
+                                            (1 - static_cast<double>(out) / (scale * static_cast<double>(in)))
+                                      : 0.0;
   for (int64_t o = 0; o < out; ++o) {
-    double x = SourceCoordinate(a.coord, static_cast<double>(o), scale, in, roi_start, roi_end);
+    double x = SourceCoordinate(a.coord, static_cast<double>(o), scale, in, roi_start, roi_end) + symmetric_offset;
     const size_t base = static_cast<size_t>(o) * taps;
     if (a.coord == CoordMode::kTfCropAndResize && (x < 0 || x > static_cast<double>(last))) {
       p.outside[static_cast<size_t>(o)] = 1;

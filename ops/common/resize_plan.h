@@ -18,6 +18,8 @@
  *   tf_crop_and_resize  length_resized > 1 ? start * (input - 1) + x * (end - start) * (input - 1) /
  *                       (length_resized - 1) : 0.5 * (start + end) * (input - 1); a result outside
  *                       [0, input - 1] yields `extrapolation_value` (start/end from roi).
+ *   half_pixel_symmetric (Resize-19) offset + (x + 0.5) / scale - 0.5, offset = input / 2 *
+ *                       (1 - output / length_resized), output = the integer output length
  * Sampling: nearest rounds x_original by `nearest_mode` (round_prefer_floor, round_prefer_ceil,
  * floor, ceil; an integral value is kept); linear and cubic (Keys kernel with `cubic_coeff_a`)
  * read the neighbours of floor(x_original); indices outside the axis are clamped to its edge
@@ -35,7 +37,9 @@
 namespace openatc_ops {
 
 enum class ResizeMode { kNearest, kLinear, kCubic };
-enum class CoordMode { kHalfPixel, kPytorchHalfPixel, kAlignCorners, kAsymmetric, kTfHalfPixelForNn, kTfCropAndResize };
+enum class CoordMode {
+  kHalfPixel, kPytorchHalfPixel, kAlignCorners, kAsymmetric, kTfHalfPixelForNn, kTfCropAndResize, kHalfPixelSymmetric
+};
 enum class NearestMode { kRoundPreferFloor, kRoundPreferCeil, kFloor, kCeil };
 
 struct ResizeAttrs {

@@ -92,7 +92,7 @@ ge::graphStatus ScatterElementsRun(gert::EagerOpExecutionContext *ctx, int64_t a
     OPENATC_OPS_INT_CASES(Apply<T>(offs, ut->GetAddr(), y->GetAddr(), r))
     OPENATC_OPS_BOOL_CASES(Apply<T>(offs, ut->GetAddr(), y->GetAddr(), r))
     default:
-      return Fail(ctx, "reduction add/mul does not support dtype " + DtypeName(dt));
+      return Fail(ctx, "reduction add/mul/max/min does not support dtype " + DtypeName(dt));
   }
   return ge::GRAPH_SUCCESS;
 }

@@ -3,6 +3,7 @@
 //
 //   onnx_conformance --atc A --omrun O --data DIR [--folders node,simple,...] [--jobs 2]
 //                    [--timeout 60] [--report FILE] [--update-expected FILE] [--tier1 TSV]
+//                    [--intro FILE]     the report's title and text before its totals
 //   onnx_conformance ... --cases FILE     run only the cases listed (one "<folder>/<case>" a
 //                                         line, '#' comments); exit 1 if any does not pass
 // Exit codes: 0 ok, 1 a listed case no longer passes, 2 usage, 77 data folder absent (skip).
@@ -26,7 +27,8 @@ namespace {
 int Usage(const std::string &why) {
   std::fprintf(stderr,
                "onnx_conformance: %s\nusage: onnx_conformance --atc PATH --omrun PATH --data DIR [--folders a,b] "
-               "[--jobs N] [--timeout S] [--cases FILE] [--report FILE] [--update-expected FILE] [--tier1 TSV]\n",
+               "[--jobs N] [--timeout S] [--cases FILE] [--report FILE] [--update-expected FILE] [--tier1 TSV] "
+               "[--intro FILE]\n",
                why.c_str());
   return 2;
 }
@@ -63,7 +65,7 @@ bool IsDir(const std::string &p) {
 
 int main(int argc, char **argv) {
   RunConfig cfg;
-  std::string cases_file, report, update_expected, tier1;
+  std::string cases_file, report, update_expected, tier1, intro_file;
   std::vector<std::string> folders = {"node", "pytorch-converted", "pytorch-operator", "simple"};
   int jobs = 2;
   for (int i = 1; i < argc; ++i) {
@@ -80,6 +82,7 @@ int main(int argc, char **argv) {
     else if (a == "--report") report = v;
     else if (a == "--update-expected") update_expected = v;
     else if (a == "--tier1") tier1 = v;
+    else if (a == "--intro") intro_file = v;
     else return Usage("unknown option " + a);
   }
   if (cfg.atc.empty() || cfg.omrun.empty() || cfg.data_root.empty()) return Usage("--atc, --omrun and --data are required");
@@ -113,7 +116,15 @@ int main(int argc, char **argv) {
       bool ok = false;
       tier1_ids = ReadList(tier1, &ok);
     }
-    WriteReport(report, results, tier1_ids);
+    std::string intro;
+    if (!intro_file.empty()) {
+      std::ifstream in(intro_file);
+      if (!in) return Usage("cannot read --intro file '" + intro_file + "'");
+      std::stringstream ss;
+      ss << in.rdbuf();
+      intro = ss.str();
+    }
+    WriteReport(report, results, tier1_ids, intro);
     std::printf("onnx_conformance: wrote %s\n", report.c_str());
   }
   if (!update_expected.empty()) {

@@ -10,7 +10,9 @@
 namespace openatc::conformance {
 
 /// Writes the markdown report to `path`. `tier1` lists the tier-1 case ids (may be empty).
-void WriteReport(const std::string &path, const std::vector<CaseResult> &results, const std::vector<std::string> &tier1);
+/// `intro`: the title and paragraphs before "## Totals" (empty: the Debian set's).
+void WriteReport(const std::string &path, const std::vector<CaseResult> &results, const std::vector<std::string> &tier1,
+                 const std::string &intro = "");
 
 }  // namespace openatc::conformance
 

@@ -68,6 +68,7 @@ inline onnx::TensorProto Int64Init(const std::string &name, const std::vector<in
 
 struct ModelSpec {
   int64_t opset = 13;
+  int64_t ir_version = 8;
   std::vector<onnx::ValueInfoProto> inputs, outputs;
   std::vector<onnx::NodeProto> nodes;
   std::vector<onnx::TensorProto> initializers;
@@ -76,7 +77,7 @@ struct ModelSpec {
 
 inline onnx::ModelProto MakeModel(const ModelSpec &s) {
   onnx::ModelProto m;
-  m.set_ir_version(8);
+  m.set_ir_version(s.ir_version);
   m.set_producer_name("openatc-test");
   auto *op = m.add_opset_import();
   op->set_domain("");

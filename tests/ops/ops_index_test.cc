@@ -96,8 +96,8 @@ TEST_CASE("ScatterElements and Scatter: none/add/mul, duplicates, negative and b
   CHECK_FAILS_WITH(OpCase("ScatterElements", {{row}, {In({1, 2}, {0, 1})}, {Fl({1, 1}, {1})}}, {{"axis", IntAttr(1)}}),
                    "updates [1, 1] must have the shape of indices [1, 2]");
   CHECK_FAILS_WITH(OpCase("ScatterElements", {{row}, {In({1, 1}, {0})}, {Fl({1, 1}, {1})}},
-                          {{"reduction", StringAttr("max")}}),
-                   "reduction 'max' is not one of none, add, mul");
+                          {{"reduction", StringAttr("maximum")}}),
+                   "reduction 'maximum' is not one of none, add, mul, max, min");
   CHECK_FAILS_WITH(OpCase("Scatter", {{row}, {In({1, 1}, {-6})}, {Fl({1, 1}, {1})}}, {{"axis", IntAttr(1)}}),
                    "indices value -6 at flat position 0 is out of range");
 }

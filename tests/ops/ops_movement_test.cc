@@ -182,8 +182,8 @@ TEST_CASE("Pad: constant, reflect, edge and negative pads", "[ops]") {
   auto rr = RunOp({"Pad", {{Fl({2}, {1, 2})}, {In({2}, {3, 2})}}, {{"mode", StringAttr("reflect")}}});
   CHECK(Values<float>(rr[0]) == F{2, 1, 2, 1, 2, 1, 2});
   CHECK_FAILS_WITH(OpCase("Pad", {{x}, {In({2}, {1, 1})}}), "pads has 2 values; data [2, 3] needs 4");
-  CHECK_FAILS_WITH(OpCase("Pad", {{x}, {In({4}, {0, 0, 0, 0})}}, {{"mode", StringAttr("wrap")}}),
-                   "mode 'wrap' is not one of constant, reflect, edge");
+  CHECK_FAILS_WITH(OpCase("Pad", {{x}, {In({4}, {0, 0, 0, 0})}}, {{"mode", StringAttr("circular")}}),
+                   "mode 'circular' is not one of constant, reflect, edge, wrap");
   CHECK_FAILS_WITH(OpCase("Pad", {{Fl({0}, {})}, {In({2}, {1, 0})}}, {{"mode", StringAttr("edge")}}),
                    "cannot edge-pad the empty axis 0");
 }

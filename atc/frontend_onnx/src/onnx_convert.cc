@@ -1,5 +1,6 @@
 // ONNX GraphProto -> ir::Graph (see onnx_reader.h, step 5): Data/Const/op/NetOutput nodes, unique
 // names, descs from value_info, version normalisation, and one list of unsupported features.
+#include <cctype>
 #include <set>
 
 #include "onnx_internal.h"
@@ -38,8 +39,8 @@ ir::AttrValue TensorAttr(std::shared_ptr<ir::ConstTensor> t) {
 class Converter {
  public:
   Converter(const onnx::ModelProto &model, const TensorContext &ctx,
-            const std::function<bool(const std::string &)> &is_supported)
-      : model_(model), ctx_(ctx), is_supported_(is_supported) {}
+            const std::function<bool(const std::string &)> &is_supported, const std::set<int> &no_schema)
+      : model_(model), ctx_(ctx), is_supported_(is_supported), no_schema_(no_schema) {}
 
   ir::Graph Run() {
     ReadOpsets();
@@ -67,11 +68,16 @@ class Converter {
       std::string domain = imp.domain() == "ai.onnx" ? "" : imp.domain();
       opsets_[domain] = imp.version();
     }
-    auto it = opsets_.find("");
-    if (it != opsets_.end() && it->second > kMaxOpset)
-      problems_.push_back({"the model", "it imports default-domain opset " + std::to_string(it->second) +
-                                            ", newer than " + std::to_string(kMaxOpset) +
-                                            ", the newest OpenATC supports"});
+  }
+
+  // The constant behind a tensor name (an initializer or a Constant node's output), or nullptr.
+  const ir::ConstTensor *ConstOf(const std::string &tensor) const {
+    auto it = tensors_.find(tensor);
+    if (it == tensors_.end() || it->second.node < 0) return nullptr;
+    const ir::Node &n = graph_.nodes[static_cast<size_t>(it->second.node)];
+    if (n.type != ir::kConst) return nullptr;
+    auto v = n.attrs.find("value");
+    return v == n.attrs.end() ? nullptr : v->second.t.get();
   }
 
   // The desc of a tensor from its TypeProto; unsupported types become problems (once per tensor).
@@ -171,7 +177,8 @@ class Converter {
     const std::string where =
         "node '" + name + "' (" + np.op_type() + ", domain '" + domain + "', opset " + std::to_string(opset) + ")";
     if (!domain.empty())
-      problems_.push_back({where, "domain '" + domain + "' is not supported (only the default ONNX domain is)"});
+      problems_.push_back({where, "domain '" + domain + "' is not supported (only the default ONNX domain is)",
+                           ProblemKind::kDomain});
 
     if (domain.empty() && np.op_type() == "Constant") {
       std::shared_ptr<ir::ConstTensor> value;
@@ -192,17 +199,15 @@ class Converter {
       return;
     }
 
+    if (domain.empty()) CheckNewerAttributes(np, opset, where, &problems_);
     PendingNode pn;
     pn.op_type = np.op_type();
     for (const auto &in : np.input()) pn.inputs.push_back(PendingInput{in, "", nullptr});
     ConvertAttributes(np, ctx_, where, &pn.attrs, &problems_);
     ge::DataType in_dtype = np.input_size() > 0 ? DescOf(np.input(0), where).dtype : ge::DT_UNDEFINED;
-    NormalizeNode(pn, opset, in_dtype);
-    if (domain.empty() && is_supported_ && !is_supported_(pn.op_type)) {
-      std::string what = "op type '" + np.op_type() + "'";
-      if (pn.op_type != np.op_type()) what += " (rewritten as '" + pn.op_type + "')";
-      problems_.push_back({where, what + " is not a built-in operator"});
-    }
+    NormalizeNode(
+        pn, opset, in_dtype, [this](const std::string &t) { return ConstOf(t); }, where, &problems_);
+    if (domain.empty()) CheckSupported(np, pn, index, opset, where);
     for (const auto &in : np.input())
       if (!in.empty()) DescOf(in, where);
 
@@ -238,6 +243,30 @@ class Converter {
       if (!np.output(j).empty()) tensors_[np.output(j)] = {idx, j};
   }
 
+  // A default-domain op needs a built-in or custom implementation; one ONNX does not define at the
+  // model's opset is accepted only as a custom op (is_supported_ says so).
+  void CheckSupported(const onnx::NodeProto &np, const PendingNode &pn, int index, int64_t opset,
+                      const std::string &where) {
+    const bool supported = is_supported_ ? is_supported_(pn.op_type) : !no_schema_.count(index);
+    if (supported) return;
+    std::string what = "op type '" + np.op_type() + "'";
+    if (pn.op_type != np.op_type()) what += " (rewritten as '" + pn.op_type + "')";
+    const int64_t added = OnnxOpAddedAfter17(np.op_type());
+    if (no_schema_.count(index) && added > 0 && opset >= added) {
+      problems_.push_back({where,
+                           what + " (an ONNX operator since opset " + std::to_string(added) +
+                               ") has no built-in or custom implementation",
+                           ProblemKind::kNoBuiltin});
+    } else if (no_schema_.count(index)) {
+      problems_.push_back({where,
+                           what + " is not an ONNX operator at opset " + std::to_string(opset) +
+                               " (as far as OpenATC knows) and no custom op of that type is registered",
+                           ProblemKind::kUnknownOp});
+    } else {
+      problems_.push_back({where, what + " is not a built-in operator", ProblemKind::kNoBuiltin});
+    }
+  }
+
   void AddOutputs(const onnx::GraphProto &gp, const std::string &output_name) {
     if (gp.output_size() == 0)
       throw Error(ErrorCategory::kGraph, kMalformedError, "the graph has no outputs", "Declare the graph's outputs");
@@ -265,14 +294,33 @@ class Converter {
                       " feature(s) OpenATC cannot compile: ";
     for (size_t i = 0; i < problems_.size(); ++i)
       msg += (i ? "; " : "") + problems_[i].where + ": " + problems_[i].what;
-    throw Error(ErrorCategory::kGraph, kUnsupportedError, msg,
-                "OpenATC compiles default-domain ONNX operators (opset <= 17) that have a built-in or custom "
-                "implementation, on numeric and bool tensors; docs/conformance.md lists what passes");
+    throw Error(ErrorCategory::kGraph, kUnsupportedError, msg, Advice());
+  }
+
+  // One sentence per kind of problem present, most specific first.
+  std::string Advice() const {
+    std::set<ProblemKind> kinds;
+    for (const auto &p : problems_) kinds.insert(p.kind);
+    std::string advice;
+    auto add = [&advice](const std::string &s) { advice += (advice.empty() ? "" : "; ") + s; };
+    if (kinds.count(ProblemKind::kUnknownOp))
+      add("for an op type ONNX does not define, register a custom op of that type in a deliverable under "
+          "ASCEND_CUSTOM_OPP_PATH, or check the spelling");
+    if (kinds.count(ProblemKind::kNoBuiltin))
+      add("for an ONNX operator without a built-in, provide a custom op of that type, or replace the operator "
+          "before export (docs/conformance.md lists what passes)");
+    if (kinds.count(ProblemKind::kDomain)) add("nodes of a non-default domain need a custom op mapping");
+    if (kinds.count(ProblemKind::kOther) || advice.empty())
+      add("OpenATC compiles default-domain ONNX operators (opsets 1 to " + std::to_string(kMaxOpset) +
+          ") on numeric and bool tensors");
+    advice[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(advice[0])));  // a sentence
+    return advice;
   }
 
   const onnx::ModelProto &model_;
   const TensorContext &ctx_;
   const std::function<bool(const std::string &)> &is_supported_;
+  const std::set<int> &no_schema_;
   std::map<std::string, int64_t> opsets_;
   std::map<std::string, const onnx::TypeProto *> types_;
   std::map<std::string, ir::Endpoint> tensors_;
@@ -285,8 +333,9 @@ class Converter {
 }  // namespace
 
 ir::Graph ConvertModel(const onnx::ModelProto &model, const TensorContext &ctx,
-                       const std::function<bool(const std::string &)> &is_supported_op) {
-  return Converter(model, ctx, is_supported_op).Run();
+                       const std::function<bool(const std::string &)> &is_supported_op,
+                       const std::set<int> &no_schema) {
+  return Converter(model, ctx, is_supported_op, no_schema).Run();
 }
 
 }  // namespace openatc::frontend::onnx_detail

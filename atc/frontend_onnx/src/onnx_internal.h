@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,13 +21,40 @@ inline constexpr const char *kOpenError = "OA1501";
 inline constexpr const char *kExternalDataError = "OA1502";
 inline constexpr const char *kUnsupportedError = "OA1503";
 inline constexpr const char *kMalformedError = "OA1505";
-inline constexpr int64_t kMaxOpset = 17;
+inline constexpr int64_t kMaxOpset = 24;             ///< newest default-domain opset OpenATC reads
+inline constexpr int64_t kMaxIrVersion = 11;         ///< newest IR version OpenATC reads
+inline constexpr int64_t kLibonnxMaxOpset = 17;      ///< newest opset libonnx 1.12's checker knows
+inline constexpr int64_t kLibonnxMaxIrVersion = 8;   ///< newest IR version libonnx 1.12's checker knows
+
+/// What kind of unsupported feature a Problem is (the error's advice depends on it).
+enum class ProblemKind { kOther, kUnknownOp, kNoBuiltin, kDomain };
 
 /// One unsupported feature, reported with all others in one OA1503 error.
 struct Problem {
   std::string where;  ///< "node 'n' (Foo, domain 'x', opset 13)" or "graph input 'x'"
   std::string what;
+  ProblemKind kind = ProblemKind::kOther;
 };
+
+// onnx_version.cc
+/// Throws E10041 for bytes that parse but hold no model, a graph using the default domain without
+/// importing its opset, and a model newer than OpenATC reads (IR > kMaxIrVersion or default-domain
+/// opset > kMaxOpset).
+void CheckIsModelWeRead(const onnx::ModelProto &m);
+/// Whether libonnx 1.12's checker and shape inference know the model's IR version and opsets.
+bool LibonnxKnowsVersions(const onnx::ModelProto &m);
+/// IR < 3 or default-domain opset < 7: a checker rejection is then advised as "too old".
+bool IsOldModel(const onnx::ModelProto &m);
+/// Indexes of default-domain main-graph nodes whose op type ONNX (as libonnx 1.12 knows it) does
+/// not define at the model's opset.
+std::set<int> NodesWithoutSchema(const onnx::ModelProto &m);
+/// The opset that first defines `op_type` when that is 18..24 (libonnx 1.12 does not know those
+/// operators), else 0.
+int64_t OnnxOpAddedAfter17(const std::string &op_type);
+/// OpenATC's own check of a model newer than libonnx 1.12 (E10041): ir_version present, every
+/// node has an op_type, every tensor has one producer. Topological order and
+/// dangling inputs are checked by the conversion (OA1505).
+void CheckNewerModel(const onnx::ModelProto &m);
 
 /// Where external data files live: the model's folder ("" = external data not allowed).
 struct TensorContext {
@@ -68,13 +96,31 @@ struct PendingNode {
 void ConvertAttributes(const onnx::NodeProto &node, const TensorContext &ctx, const std::string &where,
                        std::map<std::string, ir::AttrValue> *out, std::vector<Problem> *problems);
 
-/// Rewrites older opset forms into the newest form <= 17 (onnx_reader.h, step 6). `input_dtype`
-/// gives the dtype of input 0 (for Clip/Pad scalar constants), DT_UNDEFINED when unknown.
-void NormalizeNode(PendingNode &node, int64_t opset, ge::DataType input_dtype);
+/// The constant value of a tensor name (initializer or Constant output), nullptr when not constant.
+using ConstLookup = std::function<const ir::ConstTensor *(const std::string &tensor)>;
+
+/// Rewrites older opset forms into the one form the built-in op implements (onnx_reader.h, step
+/// 6). `input_dtype` gives the dtype of input 0 (for Clip/Pad scalar constants), DT_UNDEFINED when
+/// unknown. A form that cannot be rewritten (opset-18 Reduce* axes that are not constant, ...) is
+/// appended to `problems` (kind kOther) naming `where`.
+void NormalizeNode(PendingNode &node, int64_t opset, ge::DataType input_dtype, const ConstLookup &const_of,
+                   const std::string &where, std::vector<Problem> *problems);
+
+/// The opset-18+ part of NormalizeNode (onnx_normalize_new.cc).
+void NormalizeNewerNode(PendingNode &node, int64_t opset, const ConstLookup &const_of, const std::string &where,
+                        std::vector<Problem> *problems);
+
+/// For an opset-18+ default-domain node: lists every attribute libonnx 1.12's schema of the op
+/// does not know and the front end does not handle (onnx_normalize_new.cc).
+void CheckNewerAttributes(const onnx::NodeProto &node, int64_t opset, const std::string &where,
+                          std::vector<Problem> *problems);
 
 /// The converted graph; throws one OA1503 listing `problems` after conversion if any.
+/// `no_schema`: indexes of nodes ONNX does not define (NodesWithoutSchema); each is accepted only
+/// when `is_supported_op` says so (a custom op of that type).
 ir::Graph ConvertModel(const onnx::ModelProto &model, const TensorContext &ctx,
-                       const std::function<bool(const std::string &)> &is_supported_op);
+                       const std::function<bool(const std::string &)> &is_supported_op,
+                       const std::set<int> &no_schema);
 
 }  // namespace openatc::frontend::onnx_detail
 

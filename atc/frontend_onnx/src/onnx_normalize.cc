@@ -1,5 +1,5 @@
 // Version normalisation (openatc/frontend/onnx_reader.h, step 6): rewrites the older forms of ops
-// whose attributes became inputs into the newest form <= opset 17, so built-in ops implement one
+// whose attributes became inputs into the form the built-in op implements (the opset-18+ forms: onnx_normalize_new.cc), so built-in ops implement one
 // form only. Facts from the ONNX operator changelog (docs/Changelog.md of ONNX 1.12):
 //   Slice-1 -> 10: starts/ends/axes attrs became inputs 1..3 (steps input 4 added, optional)
 //   Split-2/11 -> 13: `split` attr became optional input 1
@@ -69,9 +69,12 @@ void ToResize(PendingNode &n, std::shared_ptr<ir::ConstTensor> scales_const) {
 
 }  // namespace
 
-void NormalizeNode(PendingNode &n, int64_t opset, ge::DataType input_dtype) {
+void NormalizeNode(PendingNode &n, int64_t opset, ge::DataType input_dtype, const ConstLookup &const_of,
+                   const std::string &where, std::vector<Problem> *problems) {
   const std::string &op = n.op_type;
-  if (op == "Slice" && opset < 10) {
+  if (opset >= 18) {
+    NormalizeNewerNode(n, opset, const_of, where, problems);
+  } else if (op == "Slice" && opset < 10) {
     std::vector<int64_t> starts, ends, axes;
     const bool has_starts = TakeInts(n, "starts", &starts), has_ends = TakeInts(n, "ends", &ends);
     const bool has_axes = TakeInts(n, "axes", &axes);

@@ -6,10 +6,14 @@
  * operators' side).
  *
  * Steps, in order:
- *  1. parse the file as `onnx.ModelProto` (binary protobuf);
- *  2. run ONNX's checker (`onnx::checker::check_model`); a model it rejects is error E10041
- *     carrying the checker's message;
- *  3. run the checker's full check (as `onnx.checker.check_model(m, full_check=True)`): ONNX's
+ *  1. parse the file as `onnx.ModelProto` (binary protobuf); bytes that parse but hold no model
+ *     (no ir_version, opset_import or graph) and a model newer than IR 11 / opset 24 are E10041;
+ *  2. for a model libonnx 1.12 knows (IR <= 8, opsets <= 17) whose default-domain op types ONNX
+ *     all defines, run ONNX's checker (`onnx::checker::check_model`); a model it rejects is error
+ *     E10041 carrying the checker's message. Newer models get OpenATC's own structural check
+ *     instead (src/onnx_version.cc), and no ONNX shape inference (the ops infer shapes); a model
+ *     with op types ONNX does not define skips the checker, so that the conversion lists all;
+ *  3. (libonnx-known models) run the checker's full check (as `onnx.checker.check_model(m, full_check=True)`): ONNX's
  *     shape inference (`onnx::shape_inference::InferShapes`) with type checking and strict errors,
  *     which also fills value_info; a failure is E10041 with ONNX's message (this is what rejects
  *     e.g. Equal on float at opset 10);
@@ -23,13 +27,17 @@
  *     descs from value_info where known; a `NetOutput` named `Node_Output` from graph outputs.
  *     Node names are unique: an empty ONNX node name becomes `<op_type>_<k>`, a name already used
  *     (by an input, initializer or earlier node) gets `_<k>` appended.
- *  6. version normalisation: older forms where an attribute became an input are rewritten into
- *     the newest form <= opset 17 (Slice-1, Split-2/11, Squeeze/Unsqueeze-1/11, Clip-1/6, Pad-2,
- *     ReduceSum-1/11, Dropout-1/7/10 ratio, Upsample-7/9 and Resize-10 -> Resize-13 form); the
- *     new inputs are `Const` nodes named `<node>_<input name>`.
- * Every unsupported thing (non-default domain, opset > 17, STRING/complex/sequence/map dtypes,
- * subgraph or sparse attributes, op types `OnnxOptions::is_supported_op` rejects) is collected and
- * reported in ONE error (OA1503) listing node name, op type, domain and opset for each.
+ *  6. version normalisation into the form each built-in implements: older forms where an
+ *     attribute became an input (Slice-1, Split-2/11, Squeeze/Unsqueeze-1/11, Clip-1/6, Pad-2,
+ *     ReduceSum-1/11, Dropout-1/7/10 ratio, Upsample-7/9 and Resize-10 -> Resize-13 form; the new
+ *     inputs are `Const` nodes named `<node>_<input name>`), and the opset-18+ forms
+ *     (src/onnx_normalize_new.cc: Reduce*-18 constant axes input -> attribute, Resize-18
+ *     attributes, Cast-19 saturate). Split-18 num_outputs, Pad-18 axes, Pad-19 wrap and Resize-19
+ *     half_pixel_symmetric are implemented by the ops themselves.
+ * Every unsupported thing (non-default domain, STRING/complex/float8/int4/sequence/map dtypes,
+ * subgraph or sparse attributes, op types ONNX does not define or `OnnxOptions::is_supported_op`
+ * rejects) is collected and reported in ONE error (OA1503) listing node name, op type, domain and
+ * opset for each.
  *
  * Dtypes (ONNX TensorProto.DataType -> ge::DataType): FLOAT, FLOAT16, BFLOAT16, DOUBLE,
  * INT8..INT64, UINT8..UINT64, BOOL. STRING, COMPLEX64/128 are unsupported.
@@ -53,7 +61,7 @@ namespace openatc::frontend {
 
 struct OnnxOptions {
   /// Whether a (normalised, default-domain) op type has an implementation; nullptr accepts every
-  /// op type. The atc driver passes the built-in/custom op registry here after loading the OPP set.
+  /// op type ONNX defines (and none it does not). The atc driver passes the built-in/custom op registry here after loading the OPP set.
   std::function<bool(const std::string &op_type)> is_supported_op;
 };
 

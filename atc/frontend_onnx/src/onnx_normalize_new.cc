@@ -1,0 +1,158 @@
+// Version normalisation of the opset-18+ forms (openatc/frontend/onnx_reader.h, step 6), facts
+// from the ONNX operator changelog:
+//   ReduceMean/Max/Min/Prod/L1/L2/LogSum/LogSumExp/SumSquare-18: `axes` attr became optional
+//     input 1, with `noop_with_empty_axes`; the built-ins implement the attribute form, so a
+//     constant axes input becomes the attribute again (empty axes + noop = Identity); an axes
+//     input computed at run time is reported as unsupported.
+//   Resize-18: `antialias` (1 is unsupported), `keep_aspect_ratio_policy` (only "stretch", the
+//     Resize-13 behaviour, is supported), `axes` (unsupported).
+//   Cast/CastLike-19: `saturate` (and Cast-24's `round_mode`) only change casts into float8 types,
+//     which OpenATC refuses, so the attributes are dropped; a Cast into a dtype OpenATC has not
+//     (float8, int4, ...) is listed.
+//   AveragePool-19: `dilations` other than all ones is listed (the built-in pools undilated).
+// Every other attribute of an opset-18+ node that libonnx 1.12's schema of the op does not know
+// is listed too (CheckNewerAttributes), so that no newer attribute is silently ignored.
+#include <onnx/defs/schema.h>
+
+#include <cstring>
+
+#include "onnx_internal.h"
+#include "openatc/frontend/onnx_reader.h"
+
+namespace openatc::frontend::onnx_detail {
+namespace {
+
+bool IsAttrReduce(const std::string &op) {
+  return op == "ReduceMean" || op == "ReduceMax" || op == "ReduceMin" || op == "ReduceProd" || op == "ReduceL1" ||
+         op == "ReduceL2" || op == "ReduceLogSum" || op == "ReduceLogSumExp" || op == "ReduceSumSquare";
+}
+
+// int64/int32 values of a 1-D (or scalar) constant; false for other dtypes.
+bool ConstInts(const ir::ConstTensor &t, std::vector<int64_t> *out) {
+  out->clear();
+  if (t.desc.dtype == ge::DT_INT64) {
+    for (size_t i = 0; i + 8 <= t.data.size; i += 8) {
+      int64_t v = 0;
+      std::memcpy(&v, t.data.data + i, 8);
+      out->push_back(v);
+    }
+    return true;
+  }
+  if (t.desc.dtype == ge::DT_INT32) {
+    for (size_t i = 0; i + 4 <= t.data.size; i += 4) {
+      int32_t v = 0;
+      std::memcpy(&v, t.data.data + i, 4);
+      out->push_back(v);
+    }
+    return true;
+  }
+  return false;
+}
+
+int64_t TakeInt(PendingNode &n, const char *name, int64_t def) {
+  auto it = n.attrs.find(name);
+  if (it == n.attrs.end() || it->second.kind != ir::AttrKind::kInt) return def;
+  const int64_t v = it->second.i;
+  n.attrs.erase(it);
+  return v;
+}
+
+void ReduceAxesInputToAttr(PendingNode &n, const ConstLookup &const_of, const std::string &where,
+                           std::vector<Problem> *problems) {
+  const int64_t noop = TakeInt(n, "noop_with_empty_axes", 0);
+  std::vector<int64_t> axes;
+  if (n.inputs.size() > 1 && !n.inputs[1].name.empty()) {
+    const ir::ConstTensor *t = const_of(n.inputs[1].name);
+    if (t == nullptr || !ConstInts(*t, &axes)) {
+      problems->push_back({where, n.op_type + "'s axes input '" + n.inputs[1].name +
+                                      "' is not an int64 constant (initializer or Constant); OpenATC needs the "
+                                      "axes at compile time"});
+      return;
+    }
+  }
+  n.inputs.resize(1);
+  if (axes.empty() && noop != 0) {
+    n.op_type = "Identity";  // ONNX: empty axes with noop_with_empty_axes = the input unchanged
+    n.attrs.erase("keepdims");
+    return;
+  }
+  if (!axes.empty()) {
+    ir::AttrValue v;
+    v.kind = ir::AttrKind::kListInt;
+    v.list_i = axes;
+    n.attrs["axes"] = v;
+  }
+}
+
+void ResizeOpset18(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
+  if (TakeInt(n, "antialias", 0) != 0 && n.attrs.count("mode") && n.attrs["mode"].s != "nearest")
+    problems->push_back({where, "Resize with antialias = 1 is not supported"});
+  auto policy = n.attrs.find("keep_aspect_ratio_policy");
+  if (policy != n.attrs.end()) {
+    if (policy->second.s != "stretch")
+      problems->push_back({where, "Resize's keep_aspect_ratio_policy '" + policy->second.s +
+                                      "' is not supported (only 'stretch')"});
+    n.attrs.erase(policy);
+  }
+  if (n.attrs.count("axes")) problems->push_back({where, "Resize's axes attribute is not supported"});
+}
+
+// Attributes added after opset 17 that the normalisation or the built-ins handle.
+bool HandledNewerAttribute(const std::string &op, const std::string &attr) {
+  if (IsAttrReduce(op)) return attr == "noop_with_empty_axes";
+  if (op == "Split") return attr == "num_outputs";
+  if (op == "Resize") return attr == "antialias" || attr == "keep_aspect_ratio_policy" || attr == "axes";
+  if (op == "Cast" || op == "CastLike") return attr == "saturate" || attr == "round_mode";
+  if (op == "AveragePool") return attr == "dilations";
+  return false;
+}
+
+void AveragePoolOpset19(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
+  auto it = n.attrs.find("dilations");
+  if (it == n.attrs.end()) return;
+  for (int64_t d : it->second.list_i)
+    if (d != 1) {
+      problems->push_back({where, "AveragePool with dilations other than 1 is not supported"});
+      return;
+    }
+  n.attrs.erase(it);
+}
+
+void CastOpset19(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
+  n.attrs.erase("saturate");
+  n.attrs.erase("round_mode");
+  auto to = n.attrs.find("to");
+  ge::DataType dt = ge::DT_UNDEFINED;
+  if (n.op_type == "Cast" && to != n.attrs.end() && to->second.kind == ir::AttrKind::kInt &&
+      !OnnxToGeDataType(static_cast<int32_t>(to->second.i), &dt))
+    problems->push_back({where, "Cast to " + OnnxDataTypeName(static_cast<int32_t>(to->second.i)) +
+                                    " is not supported (numeric types, bool, float16 and bfloat16 are)"});
+}
+
+}  // namespace
+
+void NormalizeNewerNode(PendingNode &n, int64_t opset, const ConstLookup &const_of, const std::string &where,
+                        std::vector<Problem> *problems) {
+  if (IsAttrReduce(n.op_type) && opset >= 18) {
+    ReduceAxesInputToAttr(n, const_of, where, problems);
+  } else if (n.op_type == "Resize" && opset >= 18) {
+    ResizeOpset18(n, where, problems);
+  } else if ((n.op_type == "Cast" || n.op_type == "CastLike") && opset >= 19) {
+    CastOpset19(n, where, problems);
+  } else if (n.op_type == "AveragePool" && opset >= 19) {
+    AveragePoolOpset19(n, where, problems);
+  }
+}
+
+void CheckNewerAttributes(const onnx::NodeProto &node, int64_t opset, const std::string &where,
+                          std::vector<Problem> *problems) {
+  if (opset <= kLibonnxMaxOpset) return;
+  const onnx::OpSchema *schema = onnx::OpSchemaRegistry::Schema(node.op_type(), static_cast<int>(kLibonnxMaxOpset), "");
+  if (schema == nullptr) return;  // an op ONNX added after opset 17: a built-in or custom op of its own
+  for (const auto &a : node.attribute())
+    if (!schema->attributes().count(a.name()) && !HandledNewerAttribute(node.op_type(), a.name()))
+      problems->push_back({where, "attribute '" + a.name() + "' (newer than opset " +
+                                      std::to_string(kLibonnxMaxOpset) + ") is not supported"});
+}
+
+}  // namespace openatc::frontend::onnx_detail

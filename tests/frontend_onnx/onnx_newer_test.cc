@@ -1,0 +1,166 @@
+// Models newer than libonnx 1.12 (IR 9-11, opsets 18-24): accepted without its checker, the
+// opset-18+ forms normalised, and the advice of each kind of refusal (too new, not a model, too
+// old, unknown ops listed together).
+#include <catch2/catch.hpp>
+
+#include "onnx_test_util.h"
+
+using namespace openatc;
+using namespace openatc::testing;
+using TP = onnx::TensorProto;
+
+namespace {
+
+ModelSpec Unary(int64_t opset, int64_t ir, onnx::NodeProto node) {
+  ModelSpec s;
+  s.opset = opset;
+  s.ir_version = ir;
+  s.inputs = {Value("x", TP::FLOAT, {int64_t{2}, int64_t{3}})};
+  s.outputs = {Value("y", TP::FLOAT, {}, false)};
+  s.nodes = {std::move(node)};
+  return s;
+}
+
+const ir::Node &Op(const ir::Graph &g, const std::string &name) { return NodeNamed(g, name); }
+
+}  // namespace
+
+TEST_CASE("onnx newer: IR 10 / opset 21 is read without libonnx 1.12's checker") {
+  ir::Graph g = ReadModel(MakeModel(Unary(21, 10, Node("Relu", {"x"}, {"y"}, "relu"))));
+  CHECK(Op(g, "relu").type == "Relu");
+  CHECK(Op(g, "relu").attrs.at("onnx_opset").i == 21);
+}
+
+TEST_CASE("onnx newer: beyond IR 11 / opset 24 is refused as too new, with the versions") {
+  Error e = ReadError(MakeModel(Unary(25, 10, Node("Relu", {"x"}, {"y"}, "relu"))));
+  CHECK(e.code() == "E10041");
+  CHECK(e.message() == "the model is newer than OpenATC reads: IR version 10, default-domain opset 25 (OpenATC "
+                       "reads IR <= 11 and opsets <= 24)");
+  CHECK(e.hint() == "Re-export the model at opset 24 or older (e.g. torch.onnx.export(..., opset_version=24))");
+  Error ir = ReadError(MakeModel(Unary(18, 12, Node("Relu", {"x"}, {"y"}, "relu"))));
+  CHECK_THAT(ir.message(), Catch::Contains("IR version 12, default-domain opset 18"));
+}
+
+TEST_CASE("onnx newer: a checker rejection of an old model advises re-export, of a current one a fix") {
+  auto attr = onnx::MakeAttribute("bogus", int64_t{1});  // Relu has no such attribute
+  Error old = ReadError(MakeModel(Unary(6, 3, Node("Relu", {"x"}, {"y"}, "relu", {attr}))));
+  CHECK(old.code() == "E10041");
+  CHECK(old.hint() == "The model is old (IR version 3): re-export it at a newer opset (7 to 24)");
+  Error cur = ReadError(MakeModel(Unary(13, 8, Node("Relu", {"x"}, {"y"}, "relu", {attr}))));
+  CHECK(cur.hint() == "Fix the model so that onnx.checker.check_model(model, full_check=True) accepts it");
+}
+
+TEST_CASE("onnx newer: every unknown or unsupported node is listed in one error, with advice per kind") {
+  ModelSpec s = Unary(18, 9, Node("Foo", {"x"}, {"a"}, "foo"));
+  s.nodes.push_back(Node("Bar", {"a"}, {"b"}, "bar"));
+  s.nodes.push_back(Node("Cust", {"b"}, {"y"}, "cust", {}, "com.example"));
+  s.extra_opsets = {{"com.example", 1}};
+  Error e = ReadError(MakeModel(s));
+  CHECK(e.code() == "OA1503");
+  CHECK(e.message() ==
+        "the model uses 3 feature(s) OpenATC cannot compile: node 'foo' (Foo, domain '', opset 18): op type 'Foo' "
+        "is not an ONNX operator at opset 18 (as far as OpenATC knows) and no custom op of that type is "
+        "registered; node 'bar' (Bar, domain '', opset 18): op type 'Bar' is not an ONNX operator at opset 18 (as "
+        "far as OpenATC knows) and no custom op of that type is registered; node 'cust' (Cust, domain "
+        "'com.example', opset 1): domain 'com.example' is not supported (only the default ONNX domain is)");
+  CHECK(e.hint() ==
+        "For an op type ONNX does not define, register a custom op of that type in a deliverable under "
+        "ASCEND_CUSTOM_OPP_PATH, or check the spelling; nodes of a non-default domain need a custom op mapping");
+  // The same at opset 13: libonnx's checker would stop at 'foo'; every node is still listed.
+  ModelSpec old = s;
+  old.opset = 13;
+  old.ir_version = 8;
+  Error e13 = ReadError(MakeModel(old));
+  CHECK(e13.code() == "OA1503");
+  CHECK_THAT(e13.message(), Catch::StartsWith("the model uses 3 feature(s)"));
+  // A custom op of an unknown type is accepted when the registry has it.
+  frontend::OnnxOptions opts;
+  opts.is_supported_op = [](const std::string &t) { return t == "Foo" || t == "Bar"; };
+  ModelSpec two = Unary(13, 8, Node("Foo", {"x"}, {"a"}, "foo"));
+  two.nodes.push_back(Node("Bar", {"a"}, {"y"}, "bar"));
+  CHECK(Op(ReadModel(MakeModel(two), opts), "bar").type == "Bar");
+}
+
+TEST_CASE("onnx newer: Reduce*-18 axes input becomes the attribute; empty axes + noop is Identity") {
+  ModelSpec s = Unary(18, 9, Node("ReduceMean", {"x", "ax"}, {"y"}, "rm", {onnx::MakeAttribute("keepdims", int64_t{0})}));
+  s.initializers = {Int64Init("ax", {1}, {-1})};
+  ir::Graph g = ReadModel(MakeModel(s));
+  const ir::Node &rm = Op(g, "rm");
+  CHECK(rm.type == "ReduceMean");
+  CHECK(rm.inputs.size() == 1);
+  CHECK(rm.attrs.at("axes").list_i == std::vector<int64_t>{-1});
+  CHECK(rm.attrs.at("keepdims").i == 0);
+  CHECK(rm.attrs.count("noop_with_empty_axes") == 0);
+
+  ModelSpec n = Unary(18, 9, Node("ReduceMax", {"x", "ax"}, {"y"}, "rx",
+                                  {onnx::MakeAttribute("noop_with_empty_axes", int64_t{1})}));
+  n.initializers = {Int64Init("ax", {0}, {})};
+  CHECK(Op(ReadModel(MakeModel(n)), "rx").type == "Identity");
+
+  ModelSpec d = Unary(18, 9, Node("ReduceL2", {"x", "ax"}, {"y"}, "rl"));
+  d.inputs.push_back(Value("ax", TP::INT64, {int64_t{1}}));
+  Error e = ReadError(MakeModel(d));
+  CHECK(e.code() == "OA1503");
+  CHECK(e.message() == "the model uses 1 feature(s) OpenATC cannot compile: node 'rl' (ReduceL2, domain '', opset "
+                       "18): ReduceL2's axes input 'ax' is not an int64 constant (initializer or Constant); OpenATC "
+                       "needs the axes at compile time");
+}
+
+TEST_CASE("onnx newer: Cast-19 drops saturate, refuses float8; Resize-18 antialias is listed") {
+  ModelSpec c = Unary(19, 9, Node("Cast", {"x"}, {"y"}, "c",
+      {onnx::MakeAttribute("to", int64_t{TP::FLOAT16}), onnx::MakeAttribute("saturate", int64_t{1})}));
+  c.outputs = {Value("y", TP::FLOAT16, {}, false)};
+  ir::Graph g = ReadModel(MakeModel(c));
+  CHECK(Op(g, "c").attrs.count("saturate") == 0);
+  CHECK(Op(g, "c").attrs.at("to").i == TP::FLOAT16);
+  Error f8 = ReadError(MakeModel(Unary(19, 9, Node("Cast", {"x"}, {"y"}, "c", {onnx::MakeAttribute("to", int64_t{17})}))));
+  CHECK(f8.code() == "OA1503");
+  CHECK_THAT(f8.message(), Catch::EndsWith("node 'c' (Cast, domain '', opset 19): Cast to FLOAT8E4M3FN is not "
+                                           "supported (numeric types, bool, float16 and bfloat16 are)"));
+  ModelSpec r = Unary(18, 9, Node("Resize", {"x", "", "sc"}, {"y"}, "rs",
+      {onnx::MakeAttribute("mode", std::string("linear")), onnx::MakeAttribute("antialias", int64_t{1})}));
+  r.initializers = {FloatInit("sc", {2}, {1.0f, 2.0f})};
+  Error aa = ReadError(MakeModel(r));
+  CHECK(aa.code() == "OA1503");
+  CHECK_THAT(aa.message(), Catch::EndsWith("Resize with antialias = 1 is not supported"));
+}
+
+TEST_CASE("onnx newer: a graph using the default domain without importing its opset is invalid") {
+  onnx::ModelProto m = MakeModel(Unary(18, 9, Node("Relu", {"x"}, {"y"}, "relu")));
+  m.mutable_opset_import(0)->set_domain("com.example");
+  Error e = ReadError(m);
+  CHECK(e.code() == "E10041");
+  CHECK(e.message() == "the model is not valid ONNX: it imports no default-domain opset, but its graph uses that domain");
+  onnx::ModelProto twice = MakeModel(Unary(18, 9, Node("Relu", {"x"}, {"y"}, "a")));
+  *twice.mutable_graph()->add_node() = Node("Neg", {"x"}, {"y"}, "b");
+  Error t = ReadError(twice);
+  CHECK(t.code() == "E10041");
+  CHECK(t.message() == "the model is not valid ONNX: tensor 'y' is produced twice (node 'b')");
+}
+
+TEST_CASE("onnx newer: an attribute newer than opset 17 that OpenATC does not handle is listed, not ignored") {
+  auto ks = onnx::MakeAttribute("kernel_shape", std::vector<int64_t>{2, 2});
+  ModelSpec s = Unary(19, 9, Node("AveragePool", {"x"}, {"y"}, "ap",
+                                  {ks, onnx::MakeAttribute("dilations", std::vector<int64_t>{2, 2})}));
+  s.inputs = {Value("x", TP::FLOAT, {int64_t{1}, int64_t{1}, int64_t{4}, int64_t{4}})};
+  Error e = ReadError(MakeModel(s));
+  CHECK(e.code() == "OA1503");
+  CHECK_THAT(e.message(), Catch::EndsWith("node 'ap' (AveragePool, domain '', opset 19): AveragePool with dilations "
+                                          "other than 1 is not supported"));
+  ModelSpec one = s;
+  one.nodes = {Node("AveragePool", {"x"}, {"y"}, "ap", {ks, onnx::MakeAttribute("dilations", std::vector<int64_t>{1, 1})})};
+  CHECK(Op(ReadModel(MakeModel(one)), "ap").attrs.count("dilations") == 0);
+  Error f = ReadError(MakeModel(Unary(20, 9, Node("Relu", {"x"}, {"y"}, "r", {onnx::MakeAttribute("fancy", int64_t{1})}))));
+  CHECK(f.code() == "OA1503");
+  CHECK(f.message() == "the model uses 1 feature(s) OpenATC cannot compile: node 'r' (Relu, domain '', opset 20): "
+                       "attribute 'fancy' (newer than opset 17) is not supported");
+}
+
+TEST_CASE("onnx newer: an operator ONNX added after opset 17 without a built-in is named as such") {
+  Error e = ReadError(MakeModel(Unary(21, 10, Node("Mish", {"x"}, {"y"}, "mish"))));
+  CHECK(e.code() == "OA1503");
+  CHECK(e.message() == "the model uses 1 feature(s) OpenATC cannot compile: node 'mish' (Mish, domain '', opset 21): "
+                       "op type 'Mish' (an ONNX operator since opset 18) has no built-in or custom implementation");
+  CHECK(e.hint() == "For an ONNX operator without a built-in, provide a custom op of that type, or replace the "
+                    "operator before export (docs/conformance.md lists what passes)");
+}
