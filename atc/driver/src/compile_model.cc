@@ -150,8 +150,11 @@ compiler::CompileOptions CompileOptionsFor(const Options &options) {
 
   if (copts.target.is_host()) {
     for (const auto &kv : options.other_flags) {
-      // Honoured by the compiler (ge.oo.* options: constant folding of built-in ops, dead nodes).
-      if (kv.first == "oo_constant_folding" || kv.first == "oo_dead_code_elimination") continue;
+      // Honoured by the compiler (ge.oo.* options: constant folding of built-in ops, dead nodes;
+      // ge.fusionSwitchFile: the graph passes, atc/compiler/src/passes/passes.h).
+      if (kv.first == "oo_constant_folding" || kv.first == "oo_dead_code_elimination" ||
+          kv.first == "fusion_switch_file")
+        continue;
       LogWarning("--" + kv.first + " is recorded in the OM's build record but has no effect on the host target");
     }
   }
