@@ -171,6 +171,32 @@ TEST_CASE("BatchNormalization folds into a grouped ConvTranspose (1x1 kernel)", 
   CheckWithin(Values(RunModel(plain, in)[0]), want, mag, 2);
 }
 
+TEST_CASE("an Add of a per-channel constant folds into the Conv's bias, then the Relu fuses", "[compiler][passes]") {
+  ConvCase cc = MakeConv();
+  const std::vector<float> c = {0.5f, -1.0f, 0.25f, 2.0f};
+  Builder b;
+  const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+  const int32_t w = b.Const("W", {cc.m, cc.c, cc.k, cc.k}, cc.wt);
+  const int32_t conv = b.Op("conv", "Conv", {x, w}, {{"pads", Ints({1, 1, 1, 1})}});  // no bias input
+  const int32_t add = b.Op("add", "Add", {b.Const("C", {4, 1, 1}, c), conv});
+  const int32_t relu = b.Op("relu", "Relu", {add});
+  b.Output({relu});
+  REQUIRE(b.g.nodes.size() == 7);
+  const om::Model fused = Compile(b.g), plain = Compile(b.g, AllOff());
+  CHECK(plain.graph.nodes.size() == 7);
+  CHECK(fused.graph.nodes.size() == 5);  // x, W, the new bias, Conv (named relu), NetOutput
+  const ir::Node &f = Named(fused.graph, "relu");
+  CHECK(FusedList(f) == std::vector<std::string>{"conv", "add", "relu"});
+  CHECK(f.attrs.at("openatc_post_ops").list_s == std::vector<std::string>{"eltwise_relu"});
+  cc.b = c;  // the reference: bias = C
+  std::vector<double> want, mag;
+  RefConv(cc, std::vector<double>(4, 1.0), std::vector<double>(4, 0.0), &want, &mag);
+  for (auto &v : want) v = v > 0 ? v : 0.0;
+  const std::vector<HostTensor> in = {Host({cc.n, cc.c, cc.h, cc.w}, cc.x)};
+  CheckWithin(Values(RunModel(fused, in)[0]), want, mag, 27);
+  CheckWithin(Values(RunModel(plain, in)[0]), want, mag, 27);
+}
+
 namespace {
 struct ActCase {
   const char *type;

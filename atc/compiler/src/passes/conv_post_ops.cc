@@ -128,7 +128,7 @@ bool FuseChain(PassGraph &pg, int32_t ci, bool act_on, bool add_on) {
   std::string algs;
   for (const auto &op : ops) algs += (algs.empty() ? "" : ", ") + op.alg;
   LogInfo("pass " + std::string(addend.connected() ? kConvAdd : kConvActivation) + ": fused " +
-          JoinNames(std::vector<std::string>(fused.begin() + 1, fused.end())) + " into Conv '" + conv_name +
+          JoinNames(std::vector<std::string>(fused.end() - static_cast<std::ptrdiff_t>(chain.size()), fused.end())) + " into Conv '" + conv_name +
           "' as post-ops " + algs + " (fused node '" + tail + "')");
   return true;
 }

@@ -1,5 +1,5 @@
-// RunGraphPasses: the pass order (passes.h). BatchNormalization folding first (it needs the
-// Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops.
+// RunGraphPasses: the pass order (passes.h). bias-Add and BatchNormalization folding first
+// (they need the Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops.
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
@@ -7,6 +7,7 @@
 namespace openatc::compiler::passes {
 
 size_t RunConvBnFold(PassGraph &pg);
+size_t RunConvBiasAddFold(PassGraph &pg);
 size_t RunConvPostOpFusion(PassGraph &pg, bool activations, bool adds);
 size_t RunReshapeChain(PassGraph &pg);
 size_t RunTransposePair(PassGraph &pg);
@@ -14,6 +15,7 @@ size_t RunTransposePair(PassGraph &pg);
 size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std::set<std::string> &builtin) {
   PassGraph pg(graph, builtin);
   size_t changes = 0;
+  if (switches.enabled(kConvBiasAdd)) changes += RunConvBiasAddFold(pg);
   if (switches.enabled(kConvBnFold)) changes += RunConvBnFold(pg);
   const bool act = switches.enabled(kConvActivation), add = switches.enabled(kConvAdd);
   if (act || add) changes += RunConvPostOpFusion(pg, act, add);
