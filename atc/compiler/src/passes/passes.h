@@ -1,5 +1,4 @@
-// Graph optimisation passes of built-in ops (docs/architecture.md; design.md "The compiler
-// optimises"): run by CompileGraph after constant folding and before the memory plan. Each pass
+// Graph optimisation passes of built-in ops (docs/architecture.md, the compiler pipeline): run by CompileGraph after constant folding and before the memory plan. Each pass
 // rewrites only nodes whose type the built-in OPP package provides (custom ops are never
 // rewritten), keeps every graph output's producing node name, logs one info line per change and
 // can be switched off by name in a fusion switch file (atc --fusion_switch_file).
