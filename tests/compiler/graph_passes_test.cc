@@ -108,7 +108,7 @@ TEST_CASE("BatchNormalization folds into the preceding Conv within the rounding 
   b.Output({bn});
   REQUIRE(b.g.nodes.size() == 10);
 
-  const om::Model fused = Compile(b.g), plain = Compile(b.g, AllOff());
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
   CHECK(plain.graph.nodes.size() == 10);
   CHECK(fused.graph.nodes.size() == 5);  // x, W', B', Conv (named bn), NetOutput
   const ir::Node &f = Named(fused.graph, "bn");
@@ -145,7 +145,7 @@ TEST_CASE("BatchNormalization folds into a grouped ConvTranspose (1x1 kernel)", 
                           {ct, b.Const("scale", {6}, scale), b.Const("shift", {6}, shift), b.Const("mean", {6}, mean),
                            b.Const("var", {6}, var)});
   b.Output({bn});
-  const om::Model fused = Compile(b.g), plain = Compile(b.g, AllOff());
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
   CHECK(fused.graph.nodes.size() == 5);
   CHECK(plain.graph.nodes.size() == 10);
   CHECK(Named(fused.graph, "bn").type == "ConvTranspose");
@@ -182,7 +182,7 @@ TEST_CASE("an Add of a per-channel constant folds into the Conv's bias, then the
   const int32_t relu = b.Op("relu", "Relu", {add});
   b.Output({relu});
   REQUIRE(b.g.nodes.size() == 7);
-  const om::Model fused = Compile(b.g), plain = Compile(b.g, AllOff());
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
   CHECK(plain.graph.nodes.size() == 7);
   CHECK(fused.graph.nodes.size() == 5);  // x, W, the new bias, Conv (named relu), NetOutput
   const ir::Node &f = Named(fused.graph, "relu");
@@ -236,7 +236,7 @@ TEST_CASE("activations fuse into the Conv as oneDNN post-ops", "[compiler][passe
       const int32_t act = b.Op("act", ac.type, ins, ac.attrs);
       b.Output({act});
       const size_t before = b.g.nodes.size();
-      const om::Model fused = Compile(b.g), plain = Compile(b.g, AllOff());
+      const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
       CHECK(plain.graph.nodes.size() == before);
       CHECK(fused.graph.nodes.size() == before - (ac.clip_inputs ? 3 : 1));
       const ir::Node &f = Named(fused.graph, "act");
@@ -273,7 +273,7 @@ TEST_CASE("a residual Add and the Relu after it fuse into the Conv; a second con
     const int32_t add = b.Op("add", "Add", conv_first ? std::vector<int32_t>{conv, r} : std::vector<int32_t>{r, conv});
     const int32_t relu = b.Op("relu", "Relu", {add});
     b.Output({relu});
-    const om::Model fused = Compile(b.g), plain = Compile(b.g, AllOff());
+    const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
     CHECK(plain.graph.nodes.size() == 8);
     CHECK(fused.graph.nodes.size() == 6);  // x, r, W, B, Conv (named relu), NetOutput
     const ir::Node &f = Named(fused.graph, "relu");
@@ -295,7 +295,7 @@ TEST_CASE("a residual Add and the Relu after it fuse into the Conv; a second con
   const int32_t conv = AddConv(b, cc, x);
   const int32_t relu = b.Op("relu", "Relu", {conv});
   b.Output({relu, conv});
-  const om::Model m = Compile(b.g);
+  const om::Model m = Compile(b.g, AllOn());
   CHECK(m.graph.nodes.size() == 6);
   CHECK(Named(m.graph, "conv").attrs.count("openatc_post_ops") == 0);
 }
@@ -310,7 +310,7 @@ TEST_CASE("cancelling Transposes are removed and a Reshape chain collapses", "[c
   const int32_t relu = b.Op("relu", "Relu", {r2});
   b.Output({relu});
   REQUIRE(b.g.nodes.size() == 9);
-  const om::Model fused = Compile(b.g), plain = Compile(b.g, AllOff());
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
   CHECK(plain.graph.nodes.size() == 9);
   CHECK(fused.graph.nodes.size() == 5);  // x, s2, r2, relu, NetOutput
   for (const char *gone : {"t1", "t2", "r1", "s1"}) CHECK(fused.graph.FindNode(gone) < 0);
@@ -338,9 +338,14 @@ TEST_CASE("the fusion switch file: per-pass switches, both forms, malformed file
   const int32_t relu = b.Op("relu", "Relu", {bn});
   b.Output({relu});
   REQUIRE(b.g.nodes.size() == 11);
-  CHECK(Compile(b.g).graph.nodes.size() == 5);  // everything folded and fused
+  CHECK(Compile(b.g, AllOn()).graph.nodes.size() == 5);  // everything folded and fused
+  // Default: BatchNormalization folded, activation fusion off (fusion_switch.cc says why).
+  const om::Model by_default = Compile(b.g);
+  CHECK(by_default.graph.nodes.size() == 6);
+  CHECK(Named(by_default.graph, "relu").type == "Relu");
   // JSON: BN folding off, activation fusion on.
-  const om::Model no_bn = Compile(b.g, TempFile("no_bn.json", R"({"Switch":{"GraphFusion":{"ConvBatchNormFoldPass":"off"},
+  const om::Model no_bn = Compile(b.g, TempFile("no_bn.json", R"({"Switch":{"GraphFusion":{"ConvBatchNormFoldPass":"off",
+      "ConvActivationFusionPass":"on"},
       "UBFusion":{"SomeAscendPass":"on"}}})"));
   CHECK(no_bn.graph.nodes.size() == 11);
   CHECK(Named(no_bn.graph, "bn").type == "BatchNormalization");

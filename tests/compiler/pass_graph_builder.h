@@ -127,6 +127,7 @@ inline om::Model Compile(const ir::Graph &g, const std::string &switch_file = ""
   return compiler::CompileGraph(g, opts, BuiltinOpp());
 }
 
+inline std::string AllOn() { return TempFile("all_on.json", R"({"Switch": {"GraphFusion": {"ALL": "on"}}})"); }
 inline std::string AllOff() { return TempFile("all_off.json", R"({"Switch": {"GraphFusion": {"ALL": "off"}}})"); }
 
 inline HostTensor Host(std::vector<int64_t> shape, const std::vector<float> &v) {

@@ -87,6 +87,12 @@ std::vector<std::pair<std::string, std::string>> LineEntries(const std::string &
 
 PassSwitches::PassSwitches() {
   for (const char *p : kAllPasses) on[p] = true;
+  // Off by default: with today's plain NCHW descriptors oneDNN 2.6 runs these convolutions as
+  // gemm:jit, whose post-op path costs more than the separate Relu/Add passes it saves
+  // (ultraface-rfb-320: convolution time 26 -> 41 ms at 1 thread). Layout planning (blocked
+  // layouts, direct jit convolutions) is what makes them pay; until then a switch file turns them on.
+  on[kConvActivation] = false;
+  on[kConvAdd] = false;
 }
 
 bool PassSwitches::enabled(const char *name) const {

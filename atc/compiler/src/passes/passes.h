@@ -21,7 +21,8 @@ inline constexpr const char *kConvAdd = "ConvAddFusionPass";
 inline constexpr const char *kReshapeChain = "ReshapeChainPass";
 inline constexpr const char *kTransposePair = "TransposePairPass";
 
-/// Which passes run (all by default).
+/// Which passes run: all by default except ConvActivationFusionPass and ConvAddFusionPass
+/// (fusion_switch.cc says why; a switch file turns them on).
 struct PassSwitches {
   std::map<std::string, bool> on;  ///< pass name -> enabled
   PassSwitches();
