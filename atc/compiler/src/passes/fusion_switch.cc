@@ -91,8 +91,6 @@ PassSwitches::PassSwitches() {
   // gemm:jit, whose post-op path costs more than the separate Relu/Add passes it saves
   // (ultraface-rfb-320: convolution time 26 -> 41 ms at 1 thread). Layout planning (blocked
   // layouts, direct jit convolutions) is what makes them pay; until then a switch file turns them on.
-  // Also open: with both on, ppocr-v4-det's output misses its reference tolerance (max error
-  // 1.31 x tolerance; BatchNormalization folding alone passes), to be explained before they are on.
   on[kConvActivation] = false;
   on[kConvAdd] = false;
 }
