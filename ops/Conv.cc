@@ -1,6 +1,10 @@
 // Conv (ONNX Conv-11): 1-D/2-D/3-D convolution, NCHW-style layout, with kernel_shape, strides,
 // dilations, pads or auto_pad (SAME_UPPER/SAME_LOWER/VALID), group (incl. depthwise) and the
 // optional bias B. Computed by oneDNN's convolution_forward (f32; float16/double via f32).
+// Fusion (atc's passes, atc/compiler/src/passes/conv_post_ops.cc): openatc_post_ops /
+// openatc_post_alpha / openatc_post_beta list oneDNN post-ops applied to the result in order
+// (ops/common/dnnl_post_ops.h); a binary_add adds input openatc_addend (Y's shape). The node's
+// openatc_fused_nodes names the original nodes it computes (read by no kernel).
 #include "common/conv_core.h"
 
 namespace ge {
@@ -8,6 +12,7 @@ REG_OP(Conv)
     .INPUT(X, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
     .INPUT(W, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
     .OPTIONAL_INPUT(B, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
+    .OPTIONAL_INPUT(openatc_addend, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
     .OUTPUT(Y, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
     .ATTR(auto_pad, String, "NOTSET")
     .ATTR(dilations, ListInt, {})
@@ -15,12 +20,15 @@ REG_OP(Conv)
     .ATTR(kernel_shape, ListInt, {})
     .ATTR(pads, ListInt, {})
     .ATTR(strides, ListInt, {})
+    .ATTR(openatc_post_ops, ListString, {})
+    .ATTR(openatc_post_alpha, ListFloat, {})
+    .ATTR(openatc_post_beta, ListFloat, {})
     .OP_END_FACTORY_REG(Conv);
 }  // namespace ge
 
 namespace openatc_ops {
 namespace {
-enum ConvAttr { kAutoPad, kDilations, kGroup, kKernelShape, kPads, kStrides };
+enum ConvAttr { kAutoPad, kDilations, kGroup, kKernelShape, kPads, kStrides, kPostOps, kPostAlpha, kPostBeta };
 
 // Output dims [N, M, out...] and the window of X (N, C, spatial...) convolved with W (M, C/group,
 // k...); "" or the reason the shapes/attributes do not fit.
@@ -105,7 +113,10 @@ class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     p.y = yd;
     p.group = group;
     p.win = win;
-    return RunConvolution(ctx, &cache_, p, *x, *w, b, *y);
+    const std::string po = dnnl_util::ParsePostOps(dnnl_util::AttrStrings(ctx, kPostOps), AttrFloats(ctx, kPostAlpha),
+                                                   AttrFloats(ctx, kPostBeta), &p.post_ops);
+    if (!po.empty()) return Fail(ctx, po);
+    return RunConvolution(ctx, &cache_, p, *x, *w, b, *y, ctx->GetOptionalInputTensor(3));
   }
 
  private:

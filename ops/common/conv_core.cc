@@ -20,14 +20,18 @@ Dims OrDense(const Dims &strides, const Dims &dims) { return strides.empty() ? D
 }  // namespace
 
 ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache *cache, const ConvProblem &p,
-                               const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y) {
+                               const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y,
+                               const gert::Tensor *addend) {
+  const int add_index = dnnl_util::BinaryAddIndex(p.post_ops);
+  if (add_index >= 0 && (addend == nullptr || ToDims(addend->GetStorageShape()) != p.y))
+    return Fail(ctx, "the fused addend (input openatc_addend) must be a tensor of Y's shape " + DimsToString(p.y));
   try {
     const int threads = dnnl_util::ApplyThreadCount();
     const Dims xs = OrDense(p.x_strides, p.x), ws = OrDense(p.w_strides, p.w), ys = OrDense(p.y_strides, p.y);
     dnnl_util::Key key;
     key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
         .Add("b", b != nullptr).Add("s", p.win.strides).Add("d", p.win.dilations).Add("pb", p.win.pads_begin)
-        .Add("pe", p.win.pads_end).Add("t", threads);
+        .Add("pe", p.win.pads_end).Add("t", threads).Add("po", dnnl_util::PostOpsKey(p.post_ops));
     auto entry = cache->Get(key, [&] {
       ConvEntry e;
       Dims wg = p.w, wgs = ws;
@@ -46,7 +50,9 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
                                         e.src, e.wei, e.bias, e.dst, dnnl_util::DnnlDims(p.win.strides),
                                         dnnl_util::DnnlDims(dil), dnnl_util::DnnlDims(p.win.pads_begin),
                                         dnnl_util::DnnlDims(p.win.pads_end));
-      e.prim = dnnl::convolution_forward(dnnl::convolution_forward::primitive_desc(d, dnnl_util::Engine()));
+      dnnl::primitive_attr attr;
+      if (!p.post_ops.empty()) attr.set_post_ops(dnnl_util::BuildPostOps(p.post_ops, dnnl_util::PlainF32(p.y)));
+      e.prim = dnnl::convolution_forward(dnnl::convolution_forward::primitive_desc(d, attr, dnnl_util::Engine()));
       return e;
     });
     std::vector<float> sx, sw, sb, sy;
@@ -58,6 +64,12 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
       const float *pb = dnnl_util::AsF32(*b, &sb);
       if (pb == nullptr) return Fail(ctx, "the bias must be a float tensor with data");
       args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry->bias, pb);
+    }
+    std::vector<float> sa;
+    if (add_index >= 0) {
+      const float *pa = dnnl_util::AsF32(*addend, &sa);
+      if (pa == nullptr) return Fail(ctx, "the fused addend must be a float tensor with data");
+      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = dnnl_util::Wrap(dnnl_util::PlainF32(p.y), pa);
     }
     float *py = dnnl_util::OutF32(y, &sy);
     args[DNNL_ARG_DST] = dnnl_util::Wrap(entry->dst, py);

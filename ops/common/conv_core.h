@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "common/dnnl_post_ops.h"
 #include "common/dnnl_util.h"
 #include "common/dnnl_window.h"
 
@@ -23,6 +24,9 @@ struct ConvProblem {
   Dims x_strides, w_strides, y_strides;
   int64_t group = 1;
   Window win;  ///< strides, dilations (1 = dense), pads_begin/pads_end per spatial axis
+  /// Fused post-ops applied to the f32 result in order (dnnl_post_ops.h); a binary_add reads
+  /// RunConvolution's `addend`, a dense tensor of Y's dims.
+  std::vector<dnnl_util::PostOpSpec> post_ops;
 };
 
 /// A cached primitive and its memory descriptors (one per distinct problem).
@@ -39,11 +43,13 @@ Dims DenseStrides(const Dims &d);
 /// `d` permuted: result[i] = d[perm[i]] (used to turn physical dims/strides into logical ones).
 Dims Permute(const Dims &d, const std::vector<size_t> &perm);
 
-/// y = conv(x, w) + b, with `b` (nullptr: no bias) a 1-D tensor of M values. `x`, `w`, `y` hold
-/// float data of one dtype; `y` is already allocated with NumElements(p.y) elements.
+/// y = post_ops(conv(x, w) + b), with `b` (nullptr: no bias) a 1-D tensor of M values and
+/// `addend` the binary_add operand (required when p.post_ops has one). `x`, `w`, `y` (and
+/// `addend`) hold float data of one dtype; `y` is already allocated with NumElements(p.y) elements.
 /// Returns GRAPH_SUCCESS, or Fail(ctx, ...) when the data is missing or oneDNN refuses.
 ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache *cache, const ConvProblem &p,
-                               const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y);
+                               const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y,
+                               const gert::Tensor *addend = nullptr);
 
 }  // namespace openatc_ops
 

@@ -16,6 +16,7 @@ struct Effect {
 const Effect kEffects[] = {
     {"oo_constant_folding", true, true, "constant folding of built-in ops"},
     {"oo_dead_code_elimination", true, true, "removal of nodes that feed nothing"},
+    {"fusion_switch_file", true, true, "the graph passes of atc/compiler/src/passes"},
     // The chip's ATC defaults (atc/compiler target_facts.cc): Compile reads them through GetOption.
     {"jit_compile", false, true, "ge.jit_compile as the chip's Compile reads it"},
     {"precision_mode", false, true, "ge.exec.precision_mode as the chip's Compile reads it"},

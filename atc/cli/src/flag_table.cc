@@ -76,7 +76,7 @@ const std::vector<FlagSpec> kFlags = {
     {"aicore_num", T::kString, G::kCompat, "", "", "AI core count"},
     {"buffer_optimize", T::kString, G::kCompat, "l2_optimize", "l1_optimize,l2_optimize,off_optimize",
      "l1_optimize, l2_optimize or off_optimize"},
-    {"fusion_switch_file", T::kString, G::kCompat, "", "", "fusion switch file"},
+    {"fusion_switch_file", T::kString, G::kCompat, "", "", "graph passes on/off (host target too): JSON or <pass>:on|off lines"},
     {"compression_optimize_conf", T::kString, G::kCompat, "", "", "AMCT compression config"},
     {"customize_dtypes", T::kString, G::kCompat, "", "", "customized dtypes file"},
     {"op_debug_config", T::kString, G::kCompat, "", "", "op debug config file"},

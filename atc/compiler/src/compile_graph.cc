@@ -11,6 +11,7 @@
 #include "openatc/compiler/compiler.h"
 #include "openatc/compiler/op_checks.h"
 #include "openatc/rt/runtime.h"
+#include "passes/passes.h"
 #include "python_ops.h"
 #include "resolve_ops.h"
 
@@ -66,6 +67,12 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
       InferShapes(graph);
     }
     if (!options.online) CheckNoPythonNodes(graph);
+    // Graph optimisation of built-in ops (passes/passes.h), before the memory plan.
+    auto sw = options.ge_options.find("ge.fusionSwitchFile");
+    const passes::PassSwitches switches = sw != options.ge_options.end() && !sw->second.empty()
+                                              ? passes::ReadFusionSwitchFile(sw->second)
+                                              : passes::PassSwitches();
+    passes::RunGraphPasses(graph, switches, BuiltinFoldOptions(opp).op_types);
     auto types = CollectOpTypes(graph, !options.online);
     rt::SetCompileTarget(options.target);  // what the RTC compiles for in the ops' Compile
     CompileNodes(graph, types, options);

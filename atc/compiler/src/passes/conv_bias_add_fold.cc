@@ -1,0 +1,79 @@
+// ConvBiasAddFoldPass: Add(Conv(x, W[, B]), C) with C a float32 Const that broadcasts along the
+// output channel only (C's dims, aligned to Y [N, M, spatial...] from the right, are all 1 except
+// at most the channel axis, which is M or 1) becomes Conv(x, W, B + C) (B = 0 when absent), as
+// exported models often carry the bias as a separate Add (mnist-8). The sums are computed in
+// double and rounded once. The Conv takes the Add's name and records both in openatc_fused_nodes.
+#include "openatc/common/log.h"
+#include "pass_util.h"
+#include "passes.h"
+
+namespace openatc::compiler::passes {
+namespace {
+
+// The per-channel values of `c` (shape `cs`) for Y of rank `rank` with `m` channels, or false.
+bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, size_t rank, int64_t m,
+                std::vector<double> *out) {
+  if (cs.size() > rank || c.empty()) return false;
+  bool varies = false;
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const bool is_channel = rank - cs.size() + i == 1;  // cs[i] aligns with Y's axis 1
+    if (is_channel && cs[i] == m) varies = true;
+    else if (cs[i] != 1) return false;
+  }
+  out->assign(static_cast<size_t>(m), c[0]);
+  if (varies)
+    for (int64_t k = 0; k < m; ++k) (*out)[static_cast<size_t>(k)] = c[static_cast<size_t>(k)];
+  return true;
+}
+
+bool FoldAdd(PassGraph &pg, int32_t ci) {
+  const ir::Node &conv = pg.node(ci);
+  if (!pg.Is(ci, "Conv") || pg.GraphOutput(ci) || conv.inputs.size() < 2 || conv.inputs.size() > 3 ||
+      conv.attrs.count("openatc_post_ops"))
+    return false;
+  const int32_t ai = pg.SoleConsumer(ci);
+  if (!pg.Is(ai, "Add")) return false;
+  const ir::Node &add = pg.node(ai);
+  if (add.inputs.size() != 2 || add.output_descs[0].shape != conv.output_descs[0].shape) return false;
+  const size_t k = add.inputs[0].node == ci ? 1 : 0;
+  std::vector<double> c, b, per;
+  std::vector<int64_t> cs, bs;
+  const std::vector<int64_t> &y = conv.output_descs[0].shape;
+  if (y.size() < 3 || y[1] < 1 || !ConstF32(pg.g, add.inputs[k], &c, &cs) || !PerChannel(c, cs, y.size(), y[1], &per))
+    return false;
+  const bool has_bias = conv.inputs.size() == 3 && conv.inputs[2].connected();
+  if (has_bias && (!ConstF32(pg.g, conv.inputs[2], &b, &bs) || bs != std::vector<int64_t>{y[1]})) return false;
+  if (!has_bias) b.assign(per.size(), 0.0);
+  for (size_t i = 0; i < b.size(); ++i) b[i] += per[i];
+  const std::string conv_name = conv.name, add_name = add.name;
+  std::vector<std::string> fused = FusedNames(conv);
+  fused.push_back(add_name);
+  const ir::Endpoint old_b = has_bias ? conv.inputs[2] : ir::Endpoint{};
+  const int32_t bc = pg.AddConst(conv_name + "/bias_add_folded_B", {y[1]}, b);
+  pg.SetInput(ci, 2, {bc, 0});
+  ir::Node &cv = pg.node(ci);
+  ir::AttrValue names;
+  names.kind = ir::AttrKind::kListString;
+  names.list_s = fused;
+  cv.attrs["openatc_fused_nodes"] = names;
+  pg.Redirect({ai, 0}, {ci, 0});
+  pg.Erase(ai);
+  cv.name = add_name;
+  if (old_b.connected() && pg.Consumers(old_b.node, 0) == 0 && !pg.Pinned(old_b.node) && !pg.GraphOutput(old_b.node))
+    pg.erased[static_cast<size_t>(old_b.node)] = true;
+  LogInfo("pass " + std::string(kConvBiasAdd) + ": folded Add '" + add_name + "' into the bias of Conv '" + conv_name +
+          "' (fused node '" + add_name + "': " + JoinNames(fused) + ")");
+  return true;
+}
+
+}  // namespace
+
+size_t RunConvBiasAddFold(PassGraph &pg) {
+  size_t changes = 0;
+  const size_t n = pg.g.nodes.size();
+  for (size_t i = 0; i < n; ++i)
+    if (pg.g.nodes[i].type == "Conv" && FoldAdd(pg, static_cast<int32_t>(i))) ++changes;
+  return changes;
+}
+
+}  // namespace openatc::compiler::passes

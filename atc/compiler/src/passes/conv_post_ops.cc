@@ -1,0 +1,146 @@
+// ConvActivationFusionPass and ConvAddFusionPass: the chain of single-consumer float32 nodes
+// after a Conv becomes oneDNN post-ops of the Conv (ops/Conv.cc applies them in order):
+//   Relu -> eltwise_relu(0); LeakyRelu(alpha) -> eltwise_relu(alpha); Clip(min, max constant,
+//   min <= max) -> eltwise_clip(min, max); HardSigmoid(alpha, beta) -> eltwise_linear(alpha,
+//   beta), eltwise_clip(0, 1); HardSwish -> eltwise_hardswish; Sigmoid -> eltwise_logistic;
+//   Tanh -> eltwise_tanh; Elu(alpha) -> eltwise_elu(alpha);
+//   Add / two-input Sum with a same-shaped float32 tensor produced before the Conv (so no cycle)
+//   -> binary_add, that tensor becoming the Conv's input 3 (openatc_addend; one per Conv).
+// Attributes set on the Conv: openatc_post_ops (algorithm names), openatc_post_alpha,
+// openatc_post_beta (one value each per post-op) and openatc_fused_nodes (original node names,
+// the Conv first). The Conv takes the name of the last fused node.
+#include <limits>
+
+#include "openatc/common/log.h"
+#include "pass_util.h"
+#include "passes.h"
+
+namespace openatc::compiler::passes {
+namespace {
+
+constexpr size_t kMaxPostOps = 8;
+
+struct PostOp {
+  std::string alg;
+  float alpha = 0.0f, beta = 0.0f;
+};
+
+bool ScalarConst(const ir::Graph &g, const ir::Node &n, size_t anchor, float def, float *v) {
+  if (anchor >= n.inputs.size() || !n.inputs[anchor].connected()) {
+    *v = def;
+    return true;
+  }
+  std::vector<double> vals;
+  std::vector<int64_t> shape;
+  if (!ConstF32(g, n.inputs[anchor], &vals, &shape) || vals.size() != 1) return false;
+  *v = static_cast<float>(vals[0]);
+  return true;
+}
+
+// The eltwise post-ops computing node `n` (its input 0 is the chain), or false.
+bool Eltwise(const PassGraph &pg, const ir::Node &n, std::vector<PostOp> *ops) {
+  const std::string &t = n.type;
+  if (n.inputs.empty() || (t != "Clip" && n.inputs.size() != 1)) return false;
+  if (t == "Relu") ops->push_back({"eltwise_relu", 0.0f, 0.0f});
+  else if (t == "LeakyRelu") ops->push_back({"eltwise_relu", FloatAttr(n, "alpha", 0.01f), 0.0f});
+  else if (t == "Sigmoid") ops->push_back({"eltwise_logistic", 0.0f, 0.0f});
+  else if (t == "Tanh") ops->push_back({"eltwise_tanh", 0.0f, 0.0f});
+  else if (t == "Elu") ops->push_back({"eltwise_elu", FloatAttr(n, "alpha", 1.0f), 0.0f});
+  else if (t == "HardSwish") ops->push_back({"eltwise_hardswish", 0.0f, 0.0f});
+  else if (t == "HardSigmoid") {
+    ops->push_back({"eltwise_linear", FloatAttr(n, "alpha", 0.2f), FloatAttr(n, "beta", 0.5f)});
+    ops->push_back({"eltwise_clip", 0.0f, 1.0f});
+  } else if (t == "Clip") {
+    float lo = 0.0f, hi = 0.0f;
+    if (!ScalarConst(pg.g, n, 1, std::numeric_limits<float>::lowest(), &lo) ||
+        !ScalarConst(pg.g, n, 2, std::numeric_limits<float>::max(), &hi) || !(lo <= hi))
+      return false;
+    ops->push_back({"eltwise_clip", lo, hi});
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The other operand of an Add/Sum `n` reading `cur`, when it can be a binary_add post-op.
+bool Addend(const PassGraph &pg, const ir::Node &n, int32_t cur, int32_t conv, ir::Endpoint *other) {
+  if ((n.type != "Add" && n.type != "Sum") || n.inputs.size() != 2) return false;
+  const size_t k = n.inputs[0].node == cur ? 1 : 0;
+  const ir::Endpoint e = n.inputs[k];
+  if (!e.connected() || e.node == cur || e.node >= conv) return false;  // produced before the Conv
+  const ir::TensorDesc &d = pg.g.nodes[static_cast<size_t>(e.node)].output_descs.at(static_cast<size_t>(e.index));
+  const ir::TensorDesc &y = pg.g.nodes[static_cast<size_t>(conv)].output_descs[0];
+  for (int64_t v : y.shape)
+    if (v < 0) return false;
+  if (d.dtype != ge::DT_FLOAT || d.shape != y.shape || n.output_descs[0].shape != y.shape) return false;
+  *other = e;
+  return true;
+}
+
+void SetPostOpAttrs(ir::Node &c, const std::vector<PostOp> &ops, const std::vector<std::string> &fused) {
+  ir::AttrValue algs, alpha, beta, names;
+  algs.kind = names.kind = ir::AttrKind::kListString;
+  alpha.kind = beta.kind = ir::AttrKind::kListFloat;
+  for (const auto &op : ops) {
+    algs.list_s.push_back(op.alg);
+    alpha.list_f.push_back(op.alpha);
+    beta.list_f.push_back(op.beta);
+  }
+  names.list_s = fused;
+  c.attrs["openatc_post_ops"] = algs;
+  c.attrs["openatc_post_alpha"] = alpha;
+  c.attrs["openatc_post_beta"] = beta;
+  c.attrs["openatc_fused_nodes"] = names;
+}
+
+bool FuseChain(PassGraph &pg, int32_t ci, bool act_on, bool add_on) {
+  const ir::Node &conv = pg.node(ci);
+  if (!pg.Is(ci, "Conv") || conv.inputs.size() < 2 || conv.inputs.size() > 3 || conv.attrs.count("openatc_post_ops"))
+    return false;
+  std::vector<PostOp> ops;
+  std::vector<int32_t> chain;
+  ir::Endpoint addend;
+  int32_t cur = ci;
+  while (ops.size() < kMaxPostOps && !pg.GraphOutput(cur)) {  // an intermediate output must stay internal
+    const int32_t next = pg.SoleConsumer(cur);
+    if (next < 0 || !pg.Is(next, pg.node(next).type.c_str())) break;
+    const ir::Node &n = pg.node(next);
+    if (n.output_descs.size() != 1 || n.output_descs[0].shape != conv.output_descs[0].shape) break;
+    if (act_on && n.inputs[0].node == cur && Eltwise(pg, n, &ops)) {
+    } else if (add_on && !addend.connected() && Addend(pg, n, cur, ci, &addend)) {
+      ops.push_back({"binary_add", 0.0f, 0.0f});
+    } else {
+      break;
+    }
+    chain.push_back(next);
+    cur = next;
+  }
+  if (chain.empty()) return false;
+  std::vector<std::string> fused = FusedNames(conv);
+  for (int32_t i : chain) fused.push_back(pg.node(i).name);
+  const std::string conv_name = conv.name, tail = pg.node(chain.back()).name;
+  ir::Node &c = pg.node(ci);
+  SetPostOpAttrs(c, ops, fused);
+  if (addend.connected()) pg.SetInput(ci, 3, addend);
+  pg.Redirect({chain.back(), 0}, {ci, 0});
+  for (int32_t i : chain) pg.Erase(i);
+  c.name = tail;
+  std::string algs;
+  for (const auto &op : ops) algs += (algs.empty() ? "" : ", ") + op.alg;
+  LogInfo("pass " + std::string(addend.connected() ? kConvAdd : kConvActivation) + ": fused " +
+          JoinNames(std::vector<std::string>(fused.end() - static_cast<std::ptrdiff_t>(chain.size()), fused.end())) + " into Conv '" + conv_name +
+          "' as post-ops " + algs + " (fused node '" + tail + "')");
+  return true;
+}
+
+}  // namespace
+
+size_t RunConvPostOpFusion(PassGraph &pg, bool activations, bool adds) {
+  size_t changes = 0;
+  const size_t n = pg.g.nodes.size();
+  for (size_t i = 0; i < n; ++i)
+    if (pg.g.nodes[i].type == "Conv" && FuseChain(pg, static_cast<int32_t>(i), activations, adds)) ++changes;
+  return changes;
+}
+
+}  // namespace openatc::compiler::passes

@@ -1,0 +1,65 @@
+// Helpers shared by the graph passes (passes.h): consumer counts, Const values in double,
+// attributes with their prototype defaults, new Const nodes, bypassing and erasing nodes.
+#ifndef OPENATC_COMPILER_PASSES_PASS_UTIL_H_
+#define OPENATC_COMPILER_PASSES_PASS_UTIL_H_
+
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "openatc/ir/graph.h"
+
+namespace openatc::compiler::passes {
+
+/// The graph being rewritten and what the passes need to know about it.
+struct PassGraph {
+  ir::Graph &g;
+  const std::set<std::string> &builtin;
+  std::vector<bool> erased;  ///< nodes to drop in Finish()
+
+  PassGraph(ir::Graph &graph, const std::set<std::string> &builtin_types);
+  ir::Node &node(int32_t i) { return g.nodes[static_cast<size_t>(i)]; }
+  /// Edges that read output `index` of node `i` (NetOutput's included), over live nodes.
+  size_t Consumers(int32_t i, int32_t index = 0) const;
+  /// The one live node reading output 0 of `i` (through exactly one edge), else -1.
+  int32_t SoleConsumer(int32_t i) const;
+  /// True when `i` has or is a control dependency (never rewritten).
+  bool Pinned(int32_t i) const;
+  /// True when an output of `i` is a graph output.
+  bool GraphOutput(int32_t i) const;
+  /// A built-in, live, unpinned node of `type` with float32 output 0 (it may be a graph output).
+  bool Is(int32_t i, const char *type) const;
+  /// Sets input `anchor` of node `c` to `e` (growing inputs and input_descs as needed).
+  void SetInput(int32_t c, size_t anchor, ir::Endpoint e);
+  /// Every edge reading (from, from_index) now reads `to`.
+  void Redirect(ir::Endpoint from, ir::Endpoint to);
+  /// Marks `i` erased, and every Const that only `i` (and erased nodes) read.
+  void Erase(int32_t i);
+  /// A name not used by any node, from `base`.
+  std::string FreshName(const std::string &base) const;
+  /// Appends a float32 Const node and returns its index.
+  int32_t AddConst(const std::string &name, const std::vector<int64_t> &shape, const std::vector<double> &v);
+  /// Drops the erased nodes (indices renumbered) and re-sorts topologically.
+  void Finish();
+
+ private:
+  std::vector<bool> control_;  ///< has or is a control dependency
+  /// Per node: the (consumer, input anchor) edges that read it (some may be stale: checked on use).
+  std::vector<std::vector<std::pair<int32_t, size_t>>> users_;
+};
+
+/// Float32 values of the Const feeding `e` (nullptr result: not a float32 Const with data).
+bool ConstF32(const ir::Graph &g, const ir::Endpoint &e, std::vector<double> *out, std::vector<int64_t> *shape);
+/// Attribute values with the defaults of the op's prototype.
+float FloatAttr(const ir::Node &n, const char *name, float def);
+int64_t IntAttr(const ir::Node &n, const char *name, int64_t def);
+std::vector<int64_t> IntsAttr(const ir::Node &n, const char *name);
+/// The fused-node list of `n` (attr openatc_fused_nodes), or {n.name} when it has none.
+std::vector<std::string> FusedNames(const ir::Node &n);
+/// "a, b, c"
+std::string JoinNames(const std::vector<std::string> &names);
+
+}  // namespace openatc::compiler::passes
+
+#endif  // OPENATC_COMPILER_PASSES_PASS_UTIL_H_

@@ -1,0 +1,46 @@
+// Graph optimisation passes of built-in ops (docs/architecture.md, the compiler pipeline): run by CompileGraph after constant folding and before the memory plan. Each pass
+// rewrites only nodes whose type the built-in OPP package provides (custom ops are never
+// rewritten), keeps every graph output's producing node name, logs one info line per change and
+// can be switched off by name in a fusion switch file (atc --fusion_switch_file).
+#ifndef OPENATC_COMPILER_PASSES_PASSES_H_
+#define OPENATC_COMPILER_PASSES_PASSES_H_
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "openatc/ir/graph.h"
+
+namespace openatc::compiler::passes {
+
+/// The pass names (what a fusion switch file names).
+inline constexpr const char *kConvBnFold = "ConvBatchNormFoldPass";
+inline constexpr const char *kConvBiasAdd = "ConvBiasAddFoldPass";
+inline constexpr const char *kConvActivation = "ConvActivationFusionPass";
+inline constexpr const char *kConvAdd = "ConvAddFusionPass";
+inline constexpr const char *kReshapeChain = "ReshapeChainPass";
+inline constexpr const char *kTransposePair = "TransposePairPass";
+
+/// Which passes run: all by default except ConvActivationFusionPass and ConvAddFusionPass
+/// (fusion_switch.cc says why; a switch file turns them on).
+struct PassSwitches {
+  std::map<std::string, bool> on;  ///< pass name -> enabled
+  PassSwitches();
+  bool enabled(const char *name) const;
+};
+
+/// Reads a fusion switch file in ATC's JSON form ({"Switch": {"GraphFusion": {"<pass>": "on" |
+/// "off", "ALL": ...}, "UBFusion": {...}}}) or its line form (`<pass>:on` / `<pass>:off`, '#'
+/// comments). "ALL" sets every pass first, then the named ones apply. A name that is not one of
+/// our passes is a warning (it has no effect here). Throws kUsage E10001 naming the file for an
+/// unreadable or malformed file or a value other than on/off.
+PassSwitches ReadFusionSwitchFile(const std::string &path);
+
+/// Runs the enabled passes on a topologically sorted graph with inferred descriptors; the graph
+/// stays topologically sorted. `builtin` = the op types the built-in package provides.
+/// Returns the number of changes made.
+size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std::set<std::string> &builtin);
+
+}  // namespace openatc::compiler::passes
+
+#endif  // OPENATC_COMPILER_PASSES_PASSES_H_

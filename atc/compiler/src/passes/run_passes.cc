@@ -1,0 +1,30 @@
+// RunGraphPasses: the pass order (passes.h). bias-Add and BatchNormalization folding first
+// (they need the Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops.
+#include "openatc/common/log.h"
+#include "pass_util.h"
+#include "passes.h"
+
+namespace openatc::compiler::passes {
+
+size_t RunConvBnFold(PassGraph &pg);
+size_t RunConvBiasAddFold(PassGraph &pg);
+size_t RunConvPostOpFusion(PassGraph &pg, bool activations, bool adds);
+size_t RunReshapeChain(PassGraph &pg);
+size_t RunTransposePair(PassGraph &pg);
+
+size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std::set<std::string> &builtin) {
+  PassGraph pg(graph, builtin);
+  size_t changes = 0;
+  if (switches.enabled(kConvBiasAdd)) changes += RunConvBiasAddFold(pg);
+  if (switches.enabled(kConvBnFold)) changes += RunConvBnFold(pg);
+  const bool act = switches.enabled(kConvActivation), add = switches.enabled(kConvAdd);
+  if (act || add) changes += RunConvPostOpFusion(pg, act, add);
+  if (switches.enabled(kReshapeChain)) changes += RunReshapeChain(pg);
+  if (switches.enabled(kTransposePair)) changes += RunTransposePair(pg);
+  if (changes > 0) pg.Finish();
+  for (const auto &[name, on] : switches.on)
+    if (!on) LogInfo("pass " + name + ": switched off");
+  return changes;
+}
+
+}  // namespace openatc::compiler::passes

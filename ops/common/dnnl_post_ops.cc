@@ -1,0 +1,85 @@
+// oneDNN post-ops from the fusion attributes (dnnl_post_ops.h).
+#include "common/dnnl_post_ops.h"
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+
+namespace openatc_ops::dnnl_util {
+namespace {
+
+const std::map<std::string, dnnl::algorithm> &Eltwise() {
+  static const std::map<std::string, dnnl::algorithm> m = {
+      {"eltwise_relu", dnnl::algorithm::eltwise_relu},           {"eltwise_clip", dnnl::algorithm::eltwise_clip},
+      {"eltwise_linear", dnnl::algorithm::eltwise_linear},       {"eltwise_logistic", dnnl::algorithm::eltwise_logistic},
+      {"eltwise_tanh", dnnl::algorithm::eltwise_tanh},           {"eltwise_elu", dnnl::algorithm::eltwise_elu},
+      {"eltwise_hardswish", dnnl::algorithm::eltwise_hardswish},
+  };
+  return m;
+}
+
+// The exact bits of `f` (a key must tell every float apart).
+uint32_t Bits(float f) {
+  uint32_t u = 0;
+  std::memcpy(&u, &f, sizeof(u));
+  return u;
+}
+
+}  // namespace
+
+std::vector<std::string> AttrStrings(const gert::ExtendedKernelContext *ctx, size_t index) {
+  const gert::RuntimeAttrs *a = ctx->GetAttrs();
+  const char *p = a ? a->GetStr(index) : nullptr;
+  std::vector<std::string> out;
+  while (p != nullptr && *p != '\0') {
+    out.emplace_back(p);
+    p += out.back().size() + 1;
+  }
+  return out;
+}
+
+std::string ParsePostOps(const std::vector<std::string> &algs, const std::vector<float> &alpha,
+                         const std::vector<float> &beta, std::vector<PostOpSpec> *out) {
+  if (alpha.size() != algs.size() || beta.size() != algs.size())
+    return "openatc_post_ops has " + std::to_string(algs.size()) + " entries but openatc_post_alpha " +
+           std::to_string(alpha.size()) + " and openatc_post_beta " + std::to_string(beta.size());
+  out->clear();
+  int adds = 0;
+  for (size_t i = 0; i < algs.size(); ++i) {
+    if (algs[i] == "binary_add") {
+      ++adds;
+    } else if (!Eltwise().count(algs[i])) {
+      return "unknown post-op '" + algs[i] + "' in openatc_post_ops";
+    }
+    out->push_back({algs[i], alpha[i], beta[i]});
+  }
+  if (adds > 1) return "openatc_post_ops has more than one binary_add";
+  return "";
+}
+
+dnnl::post_ops BuildPostOps(const std::vector<PostOpSpec> &ops, const dnnl::memory::desc &addend) {
+  dnnl::post_ops po;
+  for (const auto &op : ops) {
+    if (op.alg == "binary_add") {
+      po.append_binary(dnnl::algorithm::binary_add, addend);
+    } else {
+      po.append_eltwise(1.0f, Eltwise().at(op.alg), op.alpha, op.beta);
+    }
+  }
+  return po;
+}
+
+int BinaryAddIndex(const std::vector<PostOpSpec> &ops) {
+  for (size_t i = 0; i < ops.size(); ++i)
+    if (ops[i].alg == "binary_add") return static_cast<int>(i);
+  return -1;
+}
+
+std::string PostOpsKey(const std::vector<PostOpSpec> &ops) {
+  std::string k;
+  for (const auto &op : ops)
+    k += op.alg + ":" + std::to_string(Bits(op.alpha)) + ":" + std::to_string(Bits(op.beta)) + ",";
+  return k;
+}
+
+}  // namespace openatc_ops::dnnl_util

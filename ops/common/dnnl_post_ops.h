@@ -1,0 +1,51 @@
+/**
+ * @file ops/common/dnnl_post_ops.h
+ * oneDNN post-ops from the attributes atc's fusion passes put on a Conv
+ * (atc/compiler/src/passes/conv_post_ops.cc): openatc_post_ops (ListString of algorithm
+ * names), openatc_post_alpha and openatc_post_beta (ListFloat, one value per post-op). Names
+ * and parameters are oneDNN 2.6's (dnnl_types.h, eltwise alpha/beta table):
+ *   eltwise_relu (alpha = negative slope), eltwise_clip (alpha = lower, beta = upper bound),
+ *   eltwise_linear (y = alpha * x + beta), eltwise_logistic, eltwise_tanh, eltwise_elu
+ *   (alpha), eltwise_hardswish (x * min(max(x + 3, 0), 6) / 6), binary_add (adds a tensor of
+ *   the destination's shape, passed as DNNL_ARG_ATTR_MULTIPLE_POST_OP(i) | DNNL_ARG_SRC_1).
+ * Post-ops run in order on the f32 result, before it is stored.
+ */
+#ifndef OPENATC_OPS_COMMON_DNNL_POST_OPS_H_
+#define OPENATC_OPS_COMMON_DNNL_POST_OPS_H_
+
+#include <dnnl.hpp>
+
+#include <string>
+#include <vector>
+
+#include "common/op_util.h"
+
+namespace openatc_ops::dnnl_util {
+
+/// One post-op as the attributes carry it.
+struct PostOpSpec {
+  std::string alg;
+  float alpha = 0.0f, beta = 0.0f;
+};
+
+/// A ListString attribute as RuntimeAttrs holds it (the strings joined by NUL, an empty string
+/// ending the list; sdk/gert/src/attr_table.cc); empty when absent.
+std::vector<std::string> AttrStrings(const gert::ExtendedKernelContext *ctx, size_t index);
+
+/// Pairs the three attribute lists; "" or why they do not fit together (lengths differ, an
+/// unknown algorithm, more than one binary_add).
+std::string ParsePostOps(const std::vector<std::string> &algs, const std::vector<float> &alpha,
+                         const std::vector<float> &beta, std::vector<PostOpSpec> *out);
+
+/// The oneDNN post-op list; `addend` is the descriptor of a binary_add operand.
+dnnl::post_ops BuildPostOps(const std::vector<PostOpSpec> &ops, const dnnl::memory::desc &addend);
+
+/// Index of the binary_add post-op, or -1.
+int BinaryAddIndex(const std::vector<PostOpSpec> &ops);
+
+/// A cache-key fragment naming the list ("relu:0:0,add:0:0").
+std::string PostOpsKey(const std::vector<PostOpSpec> &ops);
+
+}  // namespace openatc_ops::dnnl_util
+
+#endif  // OPENATC_OPS_COMMON_DNNL_POST_OPS_H_

@@ -1,0 +1,376 @@
+// atc's graph passes (atc/compiler/src/passes/): each pass on a small graph, compiled once with
+// every pass on and once with the switch file {"ALL": "off"}; both run, the node count drops as
+// expected, and the values agree with a double-precision reference computed here within a
+// rounding bound derived below. The fusion switch file's forms and errors.
+//
+// Bound: a float32 convolution output is a sum of K products plus a bias; any summation order
+// (oneDNN picks its kernel per post-op list) is within gamma_(K+2) * S of the exact value, where
+// S is the sum of the terms' magnitudes and gamma_n = n u / (1 - n u), u = 2^-24. BatchNorm
+// folding adds the rounding of W' = W * s and B' to float32 (1 u per term), the unfused path
+// rounds conv, (x - mean), * s, + B (4 u on the result). So |y - exact| <= (K + 8) u S' with S'
+// the magnitude sum in the folded form, and we check (K + 8) u S' + 4 u |exact| per element.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "openatc/common/error.h"
+#include "pass_graph_builder.h"
+
+using namespace pass_test;
+
+namespace {
+
+constexpr double kU = 1.0 / 16777216.0;  // 2^-24
+
+struct ConvCase {
+  int64_t n = 1, c = 3, h = 5, w = 5, m = 4, k = 3, pad = 1;
+  std::vector<float> x, wt, b;
+};
+
+// Exact (double) 2-D convolution, stride 1, symmetric pads; also the magnitude sum per output.
+void RefConv(const ConvCase &cc, const std::vector<double> &scale, const std::vector<double> &shift,
+             std::vector<double> *y, std::vector<double> *mag) {
+  const int64_t oh = cc.h + 2 * cc.pad - cc.k + 1, ow = cc.w + 2 * cc.pad - cc.k + 1;
+  y->assign(static_cast<size_t>(cc.n * cc.m * oh * ow), 0.0);
+  mag->assign(y->size(), 0.0);
+  for (int64_t n = 0; n < cc.n; ++n)
+    for (int64_t m = 0; m < cc.m; ++m)
+      for (int64_t i = 0; i < oh; ++i)
+        for (int64_t j = 0; j < ow; ++j) {
+          double acc = 0, s = 0;
+          for (int64_t c = 0; c < cc.c; ++c)
+            for (int64_t a = 0; a < cc.k; ++a)
+              for (int64_t bb = 0; bb < cc.k; ++bb) {
+                const int64_t yi = i + a - cc.pad, xj = j + bb - cc.pad;
+                if (yi < 0 || yi >= cc.h || xj < 0 || xj >= cc.w) continue;
+                const double t = double(cc.x[size_t(((n * cc.c + c) * cc.h + yi) * cc.w + xj)]) *
+                                 cc.wt[size_t(((m * cc.c + c) * cc.k + a) * cc.k + bb)] * scale[size_t(m)];
+                acc += t;
+                s += std::fabs(t);
+              }
+          const double bias = double(cc.b[size_t(m)]) * scale[size_t(m)] + shift[size_t(m)];
+          const size_t o = size_t(((n * cc.m + m) * oh + i) * ow + j);
+          (*y)[o] = acc + bias;
+          (*mag)[o] = s + std::fabs(bias);
+        }
+}
+
+ConvCase MakeConv() {
+  ConvCase cc;
+  cc.x = Pattern(size_t(cc.n * cc.c * cc.h * cc.w), 1);
+  cc.wt = Pattern(size_t(cc.m * cc.c * cc.k * cc.k), 2);
+  cc.b = Pattern(size_t(cc.m), 3);
+  return cc;
+}
+
+// x -> Conv -> (returns the conv node index).
+int32_t AddConv(Builder &b, const ConvCase &cc, int32_t x) {
+  const int32_t w = b.Const("W", {cc.m, cc.c, cc.k, cc.k}, cc.wt);
+  const int32_t bias = b.Const("B", {cc.m}, cc.b);
+  return b.Op("conv", "Conv", {x, w, bias}, {{"pads", Ints({cc.pad, cc.pad, cc.pad, cc.pad})}, {"kernel_shape", Ints({cc.k, cc.k})}});
+}
+
+const ir::Node &Named(const ir::Graph &g, const std::string &name) {
+  const int32_t i = g.FindNode(name);
+  REQUIRE(i >= 0);
+  return g.nodes[size_t(i)];
+}
+
+std::vector<std::string> FusedList(const ir::Node &n) {
+  auto it = n.attrs.find("openatc_fused_nodes");
+  return it == n.attrs.end() ? std::vector<std::string>{} : it->second.list_s;
+}
+
+void CheckWithin(const std::vector<float> &got, const std::vector<double> &want, const std::vector<double> &mag,
+                 double terms) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double bound = (terms + 8) * kU * mag[i] + 4 * kU * std::fabs(want[i]);
+    INFO("element " << i << ": " << got[i] << " vs " << want[i] << " (bound " << bound << ")");
+    CHECK(std::fabs(double(got[i]) - want[i]) <= bound);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("BatchNormalization folds into the preceding Conv within the rounding bound", "[compiler][passes]") {
+  const ConvCase cc = MakeConv();
+  const std::vector<float> scale = {1.5f, -0.5f, 2.0f, 0.25f}, shift = {0.1f, -0.2f, 0.3f, 0.0f},
+                           mean = {0.05f, -0.1f, 0.2f, 1.0f}, var = {0.5f, 2.0f, 0.1f, 4.0f};
+  const float eps = 1e-3f;
+  Builder b;
+  const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+  const int32_t conv = AddConv(b, cc, x);
+  const int32_t bn = b.Op("bn", "BatchNormalization",
+                          {conv, b.Const("scale", {4}, scale), b.Const("shift", {4}, shift), b.Const("mean", {4}, mean),
+                           b.Const("var", {4}, var)},
+                          {{"epsilon", Float(eps)}});
+  b.Output({bn});
+  REQUIRE(b.g.nodes.size() == 10);
+
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+  CHECK(plain.graph.nodes.size() == 10);
+  CHECK(fused.graph.nodes.size() == 5);  // x, W', B', Conv (named bn), NetOutput
+  const ir::Node &f = Named(fused.graph, "bn");
+  CHECK(f.type == "Conv");
+  CHECK(FusedList(f) == std::vector<std::string>{"conv", "bn"});
+  CHECK(fused.graph.FindNode("conv") < 0);
+  CHECK(fused.graph.FindNode("scale") < 0);
+
+  // Exact: s = scale / sqrt(var + eps); y = s * conv_nobias + (b - mean) * s + shift.
+  std::vector<double> s(4), t(4);
+  for (size_t m = 0; m < 4; ++m) {
+    s[m] = double(scale[m]) / std::sqrt(double(var[m]) + double(eps));
+    t[m] = -double(mean[m]) * s[m] + shift[m];
+  }
+  std::vector<double> want, mag;
+  RefConv(cc, s, t, &want, &mag);
+  const std::vector<HostTensor> in = {Host({cc.n, cc.c, cc.h, cc.w}, cc.x)};
+  const std::vector<float> yf = Values(RunModel(fused, in)[0]), yp = Values(RunModel(plain, in)[0]);
+  CheckWithin(yf, want, mag, double(cc.c * cc.k * cc.k));
+  CheckWithin(yp, want, mag, double(cc.c * cc.k * cc.k));
+}
+
+TEST_CASE("BatchNormalization folds into a grouped ConvTranspose (1x1 kernel)", "[compiler][passes]") {
+  // X [1, 4, 2, 2], W [4, 3, 1, 1], group 2: Y has 6 channels; channel g*3+j = sum over the
+  // group's 2 input channels c of X[c] * W[c, j].
+  const std::vector<float> xv = Pattern(16, 7), wv = Pattern(12, 8), bv = Pattern(6, 9);
+  const std::vector<float> scale = Pattern(6, 10), shift = Pattern(6, 11), mean = Pattern(6, 12),
+                           var = {0.5f, 1.0f, 2.0f, 0.25f, 3.0f, 1.5f};
+  Builder b;
+  const int32_t x = b.Data("x", {1, 4, 2, 2});
+  const int32_t ct = b.Op("ct", "ConvTranspose", {x, b.Const("W", {4, 3, 1, 1}, wv), b.Const("B", {6}, bv)},
+                          {{"group", Int(2)}});
+  const int32_t bn = b.Op("bn", "BatchNormalization",
+                          {ct, b.Const("scale", {6}, scale), b.Const("shift", {6}, shift), b.Const("mean", {6}, mean),
+                           b.Const("var", {6}, var)});
+  b.Output({bn});
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+  CHECK(fused.graph.nodes.size() == 5);
+  CHECK(plain.graph.nodes.size() == 10);
+  CHECK(Named(fused.graph, "bn").type == "ConvTranspose");
+  std::vector<double> want(24), mag(24);
+  for (int g = 0; g < 2; ++g)
+    for (int j = 0; j < 3; ++j) {
+      const size_t m = size_t(g * 3 + j);
+      const double s = double(scale[m]) / std::sqrt(double(var[m]) + 1e-5);
+      for (int p = 0; p < 4; ++p) {
+        double acc = 0, a = 0;
+        for (int c = g * 2; c < g * 2 + 2; ++c) {
+          const double term = double(xv[size_t(c * 4 + p)]) * wv[size_t(c * 3 + j)] * s;
+          acc += term;
+          a += std::fabs(term);
+        }
+        const double bias = (double(bv[m]) - mean[m]) * s + shift[m];
+        want[m * 4 + size_t(p)] = acc + bias;
+        mag[m * 4 + size_t(p)] = a + std::fabs(bias) + std::fabs(double(mean[m]) * s);
+      }
+    }
+  const std::vector<HostTensor> in = {Host({1, 4, 2, 2}, xv)};
+  CheckWithin(Values(RunModel(fused, in)[0]), want, mag, 2);
+  CheckWithin(Values(RunModel(plain, in)[0]), want, mag, 2);
+}
+
+TEST_CASE("an Add of a per-channel constant folds into the Conv's bias, then the Relu fuses", "[compiler][passes]") {
+  ConvCase cc = MakeConv();
+  const std::vector<float> c = {0.5f, -1.0f, 0.25f, 2.0f};
+  Builder b;
+  const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+  const int32_t w = b.Const("W", {cc.m, cc.c, cc.k, cc.k}, cc.wt);
+  const int32_t conv = b.Op("conv", "Conv", {x, w}, {{"pads", Ints({1, 1, 1, 1})}});  // no bias input
+  const int32_t add = b.Op("add", "Add", {b.Const("C", {4, 1, 1}, c), conv});
+  const int32_t relu = b.Op("relu", "Relu", {add});
+  b.Output({relu});
+  REQUIRE(b.g.nodes.size() == 7);
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+  CHECK(plain.graph.nodes.size() == 7);
+  CHECK(fused.graph.nodes.size() == 5);  // x, W, the new bias, Conv (named relu), NetOutput
+  const ir::Node &f = Named(fused.graph, "relu");
+  CHECK(FusedList(f) == std::vector<std::string>{"conv", "add", "relu"});
+  CHECK(f.attrs.at("openatc_post_ops").list_s == std::vector<std::string>{"eltwise_relu"});
+  cc.b = c;  // the reference: bias = C
+  std::vector<double> want, mag;
+  RefConv(cc, std::vector<double>(4, 1.0), std::vector<double>(4, 0.0), &want, &mag);
+  for (auto &v : want) v = v > 0 ? v : 0.0;
+  const std::vector<HostTensor> in = {Host({cc.n, cc.c, cc.h, cc.w}, cc.x)};
+  CheckWithin(Values(RunModel(fused, in)[0]), want, mag, 27);
+  CheckWithin(Values(RunModel(plain, in)[0]), want, mag, 27);
+}
+
+namespace {
+struct ActCase {
+  const char *type;
+  std::map<std::string, ir::AttrValue> attrs;
+  double (*f)(double);  // the activation, exact
+  double lipschitz;     // max |f'|
+  std::vector<std::string> post_ops;
+  bool clip_inputs = false;
+};
+}  // namespace
+
+TEST_CASE("activations fuse into the Conv as oneDNN post-ops", "[compiler][passes]") {
+  const std::vector<ActCase> cases = {
+      {"Relu", {}, [](double v) { return v > 0 ? v : 0.0; }, 1, {"eltwise_relu"}},
+      {"LeakyRelu", {{"alpha", Float(0.25f)}}, [](double v) { return v > 0 ? v : 0.25 * v; }, 1, {"eltwise_relu"}},
+      {"Clip", {}, [](double v) { return std::min(0.5, std::max(-0.25, v)); }, 1, {"eltwise_clip"}, true},
+      {"HardSigmoid", {}, [](double v) { return std::min(1.0, std::max(0.0, 0.2 * v + 0.5)); }, 0.2,
+       {"eltwise_linear", "eltwise_clip"}},
+      {"HardSwish", {}, [](double v) { return v * std::min(1.0, std::max(0.0, v / 6 + 0.5)); }, 1.5,
+       {"eltwise_hardswish"}},
+      {"Sigmoid", {}, [](double v) { return 1 / (1 + std::exp(-v)); }, 0.25, {"eltwise_logistic"}},
+      {"Tanh", {}, [](double v) { return std::tanh(v); }, 1, {"eltwise_tanh"}},
+      {"Elu", {{"alpha", Float(0.5f)}}, [](double v) { return v > 0 ? v : 0.5 * (std::exp(v) - 1); }, 1,
+       {"eltwise_elu"}},
+  };
+  const ConvCase cc = MakeConv();
+  std::vector<double> lin, mag;
+  RefConv(cc, std::vector<double>(4, 1.0), std::vector<double>(4, 0.0), &lin, &mag);
+  const std::vector<HostTensor> in = {Host({cc.n, cc.c, cc.h, cc.w}, cc.x)};
+  for (const ActCase &ac : cases) {
+    SECTION(ac.type) {
+      Builder b;
+      const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+      const int32_t conv = AddConv(b, cc, x);
+      std::vector<int32_t> ins = {conv};
+      if (ac.clip_inputs) ins = {conv, b.Const("lo", {}, std::vector<float>{-0.25f}), b.Const("hi", {}, std::vector<float>{0.5f})};
+      const int32_t act = b.Op("act", ac.type, ins, ac.attrs);
+      b.Output({act});
+      const size_t before = b.g.nodes.size();
+      const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+      CHECK(plain.graph.nodes.size() == before);
+      CHECK(fused.graph.nodes.size() == before - (ac.clip_inputs ? 3 : 1));
+      const ir::Node &f = Named(fused.graph, "act");
+      CHECK(f.type == "Conv");
+      CHECK(f.attrs.at("openatc_post_ops").list_s == ac.post_ops);
+      CHECK(FusedList(f) == std::vector<std::string>{"conv", "act"});
+      // Bound: the conv's rounding through f (Lipschitz), plus 8 u of f's own evaluation
+      // (oneDNN's vectorised exp/tanh against libm) relative to max(|f|, 2^-10).
+      const std::vector<float> yf = Values(RunModel(fused, in)[0]), yp = Values(RunModel(plain, in)[0]);
+      REQUIRE(yf.size() == lin.size());
+      for (size_t i = 0; i < lin.size(); ++i) {
+        const double want = ac.f(lin[i]);
+        const double bound = ac.lipschitz * (27 + 8) * kU * mag[i] + 8 * kU * std::max(std::fabs(want), 1.0 / 1024);
+        INFO(ac.type << " element " << i << ": fused " << yf[i] << " plain " << yp[i] << " exact " << want);
+        CHECK(std::fabs(yf[i] - want) <= bound);
+        CHECK(std::fabs(yp[i] - want) <= bound);
+      }
+    }
+  }
+}
+
+TEST_CASE("a residual Add and the Relu after it fuse into the Conv; a second consumer blocks fusion",
+          "[compiler][passes]") {
+  const ConvCase cc = MakeConv();
+  const std::vector<float> rv = Pattern(size_t(cc.n * cc.m * cc.h * cc.w), 5);
+  std::vector<double> lin, mag;
+  RefConv(cc, std::vector<double>(4, 1.0), std::vector<double>(4, 0.0), &lin, &mag);
+  const std::vector<HostTensor> in = {Host({cc.n, cc.c, cc.h, cc.w}, cc.x), Host({cc.n, cc.m, cc.h, cc.w}, rv)};
+  for (bool conv_first : {true, false}) {
+    Builder b;
+    const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+    const int32_t r = b.Data("r", {cc.n, cc.m, cc.h, cc.w});
+    const int32_t conv = AddConv(b, cc, x);
+    const int32_t add = b.Op("add", "Add", conv_first ? std::vector<int32_t>{conv, r} : std::vector<int32_t>{r, conv});
+    const int32_t relu = b.Op("relu", "Relu", {add});
+    b.Output({relu});
+    const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+    CHECK(plain.graph.nodes.size() == 8);
+    CHECK(fused.graph.nodes.size() == 6);  // x, r, W, B, Conv (named relu), NetOutput
+    const ir::Node &f = Named(fused.graph, "relu");
+    CHECK(f.attrs.at("openatc_post_ops").list_s == std::vector<std::string>{"binary_add", "eltwise_relu"});
+    CHECK(FusedList(f) == std::vector<std::string>{"conv", "add", "relu"});
+    REQUIRE(f.inputs.size() == 4);
+    CHECK(f.inputs[3].node == fused.graph.FindNode("r"));
+    const std::vector<float> yf = Values(RunModel(fused, in)[0]), yp = Values(RunModel(plain, in)[0]);
+    for (size_t i = 0; i < lin.size(); ++i) {
+      const double pre = lin[i] + rv[i], want = pre > 0 ? pre : 0.0;
+      const double bound = (27 + 8) * kU * (mag[i] + std::fabs(rv[i]));
+      CHECK(std::fabs(yf[i] - want) <= bound);
+      CHECK(std::fabs(yp[i] - want) <= bound);
+    }
+  }
+  // The Conv's output also a graph output: nothing fuses.
+  Builder b;
+  const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+  const int32_t conv = AddConv(b, cc, x);
+  const int32_t relu = b.Op("relu", "Relu", {conv});
+  b.Output({relu, conv});
+  const om::Model m = Compile(b.g, AllOn());
+  CHECK(m.graph.nodes.size() == 6);
+  CHECK(Named(m.graph, "conv").attrs.count("openatc_post_ops") == 0);
+}
+
+TEST_CASE("cancelling Transposes are removed and a Reshape chain collapses", "[compiler][passes]") {
+  Builder b;
+  const int32_t x = b.Data("x", {2, 3, 4});
+  const int32_t t1 = b.Op("t1", "Transpose", {x}, {{"perm", Ints({1, 2, 0})}});
+  const int32_t t2 = b.Op("t2", "Transpose", {t1}, {{"perm", Ints({2, 0, 1})}});
+  const int32_t r1 = b.Op("r1", "Reshape", {t2, b.Const<int64_t>("s1", {2}, {6, 4}, ge::DT_INT64)});
+  const int32_t r2 = b.Op("r2", "Reshape", {r1, b.Const<int64_t>("s2", {2}, {4, -1}, ge::DT_INT64)});
+  const int32_t relu = b.Op("relu", "Relu", {r2});
+  b.Output({relu});
+  REQUIRE(b.g.nodes.size() == 9);
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+  CHECK(plain.graph.nodes.size() == 9);
+  CHECK(fused.graph.nodes.size() == 5);  // x, s2, r2, relu, NetOutput
+  for (const char *gone : {"t1", "t2", "r1", "s1"}) CHECK(fused.graph.FindNode(gone) < 0);
+  CHECK(Named(fused.graph, "r2").inputs[0].node == fused.graph.FindNode("x"));
+  std::vector<float> xv(24), want(24);
+  for (size_t i = 0; i < 24; ++i) {
+    xv[i] = float(int(i) - 10);
+    want[i] = std::max(0.0f, xv[i]);
+  }
+  const std::vector<HostTensor> in = {Host({2, 3, 4}, xv)};
+  const HostTensor yf = RunModel(fused, in)[0];
+  CHECK(yf.shape == std::vector<int64_t>{4, 6});
+  CHECK(Values(yf) == want);
+  CHECK(Values(RunModel(plain, in)[0]) == want);
+}
+
+TEST_CASE("the fusion switch file: per-pass switches, both forms, malformed files are errors", "[compiler][passes]") {
+  const ConvCase cc = MakeConv();
+  Builder b;
+  const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+  const int32_t conv = AddConv(b, cc, x);
+  const int32_t bn = b.Op("bn", "BatchNormalization",
+                          {conv, b.Const("scale", {4}, std::vector<float>(4, 2.0f)), b.Const("shift", {4}, std::vector<float>(4, 0.0f)),
+                           b.Const("mean", {4}, std::vector<float>(4, 0.0f)), b.Const("var", {4}, std::vector<float>(4, 1.0f))});
+  const int32_t relu = b.Op("relu", "Relu", {bn});
+  b.Output({relu});
+  REQUIRE(b.g.nodes.size() == 11);
+  CHECK(Compile(b.g, AllOn()).graph.nodes.size() == 5);  // everything folded and fused
+  // Default: BatchNormalization folded, activation fusion off (fusion_switch.cc says why).
+  const om::Model by_default = Compile(b.g);
+  CHECK(by_default.graph.nodes.size() == 6);
+  CHECK(Named(by_default.graph, "relu").type == "Relu");
+  // JSON: BN folding off, activation fusion on.
+  const om::Model no_bn = Compile(b.g, TempFile("no_bn.json", R"({"Switch":{"GraphFusion":{"ConvBatchNormFoldPass":"off",
+      "ConvActivationFusionPass":"on"},
+      "UBFusion":{"SomeAscendPass":"on"}}})"));
+  CHECK(no_bn.graph.nodes.size() == 11);
+  CHECK(Named(no_bn.graph, "bn").type == "BatchNormalization");
+  CHECK(Named(no_bn.graph, "relu").type == "Relu");  // a Relu after a BatchNormalization is not fused
+  // Line form: ALL off, then BN folding on again.
+  const om::Model only_bn = Compile(b.g, TempFile("only_bn.cfg", "# comment\nALL:off\nConvBatchNormFoldPass : on\n"));
+  CHECK(only_bn.graph.nodes.size() == 6);
+  CHECK(Named(only_bn.graph, "bn").type == "Conv");
+  CHECK(Named(only_bn.graph, "relu").type == "Relu");
+
+  for (const char *bad : {R"({"Switch": {"GraphFusion": {"ALL": "maybe"}}})", R"({"Switch": [1]})", "{not json",
+                          R"({"Switch": {"Other": {}}})", "just words\n"}) {
+    INFO(bad);
+    try {
+      Compile(b.g, TempFile("bad.json", bad));
+      FAIL("a malformed switch file compiled");
+    } catch (const openatc::Error &e) {
+      CHECK(e.code() == "E10001");
+      CHECK(std::string(e.what()).find("bad.json") != std::string::npos);
+    }
+  }
+  try {
+    Compile(b.g, "/nonexistent/switch.json");
+    FAIL("a missing switch file compiled");
+  } catch (const openatc::Error &e) {
+    CHECK(e.code() == "E10001");
+  }
+}
