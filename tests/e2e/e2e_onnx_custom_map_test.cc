@@ -4,6 +4,7 @@
 // "ai.onnx::11::AxpyAuto", and framework/onnx/libcust_onnx_parsers.so mapping
 // "custom.ops::1::AddCust" (its attribute `scale` becomes `alpha`; a negative scale fails).
 #include <onnx/onnx_pb.h>
+#include <sys/stat.h>
 
 #include <catch2/catch.hpp>
 #include <cstring>
@@ -118,5 +119,20 @@ TEST_CASE("ONNX node whose parse function fails is OA1506 naming the node", "[e2
   CHECK(atc.err.find("OA1506") != std::string::npos);
   CHECK(atc.err.find("node 'cust' (custom.ops::1::AddCust)") != std::string::npos);
   CHECK(atc.err.find("the parse function returned 4294967295") != std::string::npos);
+  RemoveTree(dir);
+}
+
+TEST_CASE("ONNX parser plugin that cannot be loaded is OA1506 naming the library", "[e2e]") {
+  const std::string dir = MakeTempDir();
+  for (const char *sub : {"/root", "/root/framework", "/root/framework/onnx"}) ::mkdir((dir + sub).c_str(), 0755);
+  WriteBytes(dir + "/root/framework/onnx/libbroken.so", "not an ELF file");
+  WriteBytes(dir + "/m.onnx", Model("custom.ops", "AddCust", "scale", 2.5f));
+  auto atc = RunAtc({"--model", dir + "/m.onnx", "--framework", "5", "--soc_version", "host", "--output", dir + "/m"},
+                    BuildPath("tests/opp/onnx_map") + ":" + dir + "/root");
+  INFO(atc.err);
+  CHECK(atc.exit_code != 0);
+  CHECK(atc.err.find("OA1506") != std::string::npos);
+  CHECK(atc.err.find("the ONNX parser plugin '" + dir + "/root/framework/onnx/libbroken.so' cannot be loaded") !=
+        std::string::npos);
   RemoveTree(dir);
 }
