@@ -65,7 +65,11 @@ TEST_CASE("onnx newer: every unknown or unsupported node is listed in one error,
         "'com.example', opset 1): domain 'com.example' is not supported (only the default ONNX domain is)");
   CHECK(e.hint() ==
         "For an op type ONNX does not define, register a custom op of that type in a deliverable under "
-        "ASCEND_CUSTOM_OPP_PATH, or check the spelling; nodes of a non-default domain need a custom op mapping");
+        "ASCEND_CUSTOM_OPP_PATH, or check the spelling; nodes of a non-default domain need a custom op mapping; "
+        "map a node with REGISTER_CUSTOM_OP(\"<op type>\").FrameworkType(ONNX).OriginOpType(\"ai.onnx::18::Bar\")"
+        ".ParseParamsByOperatorFn(AutoMappingByOpFn) in a parser plugin (<root>/framework/onnx/ of an "
+        "ASCEND_CUSTOM_OPP_PATH root) or a deliverable (keys: \"ai.onnx::18::Bar\", \"ai.onnx::18::Foo\", "
+        "\"com.example::1::Cust\")");
   // The same at opset 13: libonnx's checker would stop at 'foo'; every node is still listed.
   ModelSpec old = s;
   old.opset = 13;

@@ -16,6 +16,7 @@
 #include "openatc/compiler/compiler.h"
 #include "openatc/compiler/target_facts.h"
 #include "openatc/frontend/ge_ir_reader.h"
+#include "openatc/frontend/onnx_custom_map.h"
 #include "openatc/frontend/onnx_reader.h"
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/om/model.h"
@@ -39,6 +40,8 @@ ir::Graph ReadGraph(const Options &options) {
       // implementation is listed with the model's other unsupported features in one error.
       frontend::OnnxOptions onnx;
       onnx.is_supported_op = [](const std::string &type) { return gert_impl::CustomOpRegistry::Global().Has(type); };
+      frontend::LoadOnnxParserPlugins();
+      onnx.map_custom_op = frontend::RegisteredOnnxCustomMapper();
       return frontend::ReadOnnxFile(options.model, onnx);
     }
     default:

@@ -39,8 +39,9 @@ ir::AttrValue TensorAttr(std::shared_ptr<ir::ConstTensor> t) {
 class Converter {
  public:
   Converter(const onnx::ModelProto &model, const TensorContext &ctx,
-            const std::function<bool(const std::string &)> &is_supported, const std::set<int> &no_schema)
-      : model_(model), ctx_(ctx), is_supported_(is_supported), no_schema_(no_schema) {}
+            const std::function<bool(const std::string &)> &is_supported, const std::set<int> &no_schema,
+            const OnnxCustomMapper &map_custom)
+      : model_(model), ctx_(ctx), is_supported_(is_supported), no_schema_(no_schema), map_custom_(map_custom) {}
 
   ir::Graph Run() {
     ReadOpsets();
@@ -176,11 +177,23 @@ class Converter {
     const std::string name = namer_.Unique(np.name().empty() ? np.op_type() + "_" + std::to_string(index) : np.name());
     const std::string where =
         "node '" + name + "' (" + np.op_type() + ", domain '" + domain + "', opset " + std::to_string(opset) + ")";
-    if (!domain.empty())
+    // GE's ONNX parser key (register/register.h); a registered mapping wins over everything else.
+    const std::string key = (domain.empty() ? "ai.onnx" : domain) + "::" + std::to_string(opset) + "::" + np.op_type();
+    PendingNode pn;
+    pn.op_type = np.op_type();
+    bool mapped = false;
+    if (map_custom_) {
+      ConvertAttributes(np, ctx_, where, &pn.attrs, &problems_);
+      mapped = map_custom_(key, name, &pn.attrs, &pn.op_type);
+      if (!mapped) pn.attrs.clear();
+    }
+    if (!mapped && !domain.empty()) {
       problems_.push_back({where, "domain '" + domain + "' is not supported (only the default ONNX domain is)",
                            ProblemKind::kDomain});
+      unmapped_keys_.insert(key);
+    }
 
-    if (domain.empty() && np.op_type() == "Constant") {
+    if (!mapped && domain.empty() && np.op_type() == "Constant") {
       std::shared_ptr<ir::ConstTensor> value;
       try {
         value = ConstantValue(np, where);
@@ -199,15 +212,15 @@ class Converter {
       return;
     }
 
-    if (domain.empty()) CheckNewerAttributes(np, opset, where, &problems_);
-    PendingNode pn;
-    pn.op_type = np.op_type();
     for (const auto &in : np.input()) pn.inputs.push_back(PendingInput{in, "", nullptr});
-    ConvertAttributes(np, ctx_, where, &pn.attrs, &problems_);
-    ge::DataType in_dtype = np.input_size() > 0 ? DescOf(np.input(0), where).dtype : ge::DT_UNDEFINED;
-    NormalizeNode(
-        pn, opset, in_dtype, [this](const std::string &t) { return ConstOf(t); }, where, &problems_);
-    if (domain.empty()) CheckSupported(np, pn, index, opset, where);
+    if (!mapped) {
+      if (domain.empty()) CheckNewerAttributes(np, opset, where, &problems_);
+      ConvertAttributes(np, ctx_, where, &pn.attrs, &problems_);
+      ge::DataType in_dtype = np.input_size() > 0 ? DescOf(np.input(0), where).dtype : ge::DT_UNDEFINED;
+      NormalizeNode(
+          pn, opset, in_dtype, [this](const std::string &t) { return ConstOf(t); }, where, &problems_);
+      if (domain.empty()) CheckSupported(np, pn, index, opset, where, key);
+    }
     for (const auto &in : np.input())
       if (!in.empty()) DescOf(in, where);
 
@@ -246,7 +259,7 @@ class Converter {
   // A default-domain op needs a built-in or custom implementation; one ONNX does not define at the
   // model's opset is accepted only as a custom op (is_supported_ says so).
   void CheckSupported(const onnx::NodeProto &np, const PendingNode &pn, int index, int64_t opset,
-                      const std::string &where) {
+                      const std::string &where, const std::string &key) {
     const bool supported = is_supported_ ? is_supported_(pn.op_type) : !no_schema_.count(index);
     if (supported) return;
     std::string what = "op type '" + np.op_type() + "'";
@@ -262,6 +275,7 @@ class Converter {
                            what + " is not an ONNX operator at opset " + std::to_string(opset) +
                                " (as far as OpenATC knows) and no custom op of that type is registered",
                            ProblemKind::kUnknownOp});
+      unmapped_keys_.insert(key);
     } else {
       problems_.push_back({where, what + " is not a built-in operator", ProblemKind::kNoBuiltin});
     }
@@ -310,6 +324,14 @@ class Converter {
       add("for an ONNX operator without a built-in, provide a custom op of that type, or replace the operator "
           "before export (docs/conformance.md lists what passes)");
     if (kinds.count(ProblemKind::kDomain)) add("nodes of a non-default domain need a custom op mapping");
+    if (!unmapped_keys_.empty()) {
+      std::string keys;
+      for (const auto &k : unmapped_keys_) keys += (keys.empty() ? "\"" : ", \"") + k + "\"";
+      add("map a node with REGISTER_CUSTOM_OP(\"<op type>\").FrameworkType(ONNX).OriginOpType(\"" +
+          *unmapped_keys_.begin() + "\").ParseParamsByOperatorFn(AutoMappingByOpFn) in a parser plugin "
+          "(<root>/framework/onnx/ of an ASCEND_CUSTOM_OPP_PATH root) or a deliverable" +
+          (unmapped_keys_.size() > 1 ? " (keys: " + keys + ")" : std::string()));
+    }
     if (kinds.count(ProblemKind::kOther) || advice.empty())
       add("OpenATC compiles default-domain ONNX operators (opsets 1 to " + std::to_string(kMaxOpset) +
           ") on numeric and bool tensors");
@@ -321,6 +343,8 @@ class Converter {
   const TensorContext &ctx_;
   const std::function<bool(const std::string &)> &is_supported_;
   const std::set<int> &no_schema_;
+  const OnnxCustomMapper &map_custom_;
+  std::set<std::string> unmapped_keys_;  ///< GE parser keys of unmapped unknown-op and custom-domain nodes
   std::map<std::string, int64_t> opsets_;
   std::map<std::string, const onnx::TypeProto *> types_;
   std::map<std::string, ir::Endpoint> tensors_;
@@ -334,8 +358,8 @@ class Converter {
 
 ir::Graph ConvertModel(const onnx::ModelProto &model, const TensorContext &ctx,
                        const std::function<bool(const std::string &)> &is_supported_op,
-                       const std::set<int> &no_schema) {
-  return Converter(model, ctx, is_supported_op, no_schema).Run();
+                       const std::set<int> &no_schema, const OnnxCustomMapper &map_custom) {
+  return Converter(model, ctx, is_supported_op, no_schema, map_custom).Run();
 }
 
 }  // namespace openatc::frontend::onnx_detail

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "openatc/common/error.h"
+#include "openatc/frontend/onnx_reader.h"
 #include "openatc/ir/graph.h"
 
 namespace openatc::frontend::onnx_detail {
@@ -120,7 +121,7 @@ void CheckNewerAttributes(const onnx::NodeProto &node, int64_t opset, const std:
 /// when `is_supported_op` says so (a custom op of that type).
 ir::Graph ConvertModel(const onnx::ModelProto &model, const TensorContext &ctx,
                        const std::function<bool(const std::string &)> &is_supported_op,
-                       const std::set<int> &no_schema);
+                       const std::set<int> &no_schema, const OnnxCustomMapper &map_custom = nullptr);
 
 }  // namespace openatc::frontend::onnx_detail
 

@@ -108,7 +108,7 @@ ir::Graph ReadOnnxBytes(const std::string &bytes, const std::string &model_dir, 
       // does not define (the conversion lists them all in one OA1503, or maps them to custom ops).
       CheckNewerModel(model);
     }
-    ir::Graph g = ConvertModel(model, ctx, options.is_supported_op, no_schema);
+    ir::Graph g = ConvertModel(model, ctx, options.is_supported_op, no_schema, options.map_custom_op);
     LogDebug("ONNX model '" + name_for_errors + "': " + std::to_string(g.nodes.size()) + " IR nodes");
     return g;
   } catch (Error &e) {

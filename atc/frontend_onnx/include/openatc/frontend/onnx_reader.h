@@ -52,6 +52,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "graph/types.h"
@@ -59,10 +60,19 @@
 
 namespace openatc::frontend {
 
+/// Maps a node to a custom op (openatc/frontend/onnx_custom_map.h): given the node's key
+/// "<domain>::<opset>::<op_type>" (default domain "ai.onnx"), its name and its converted
+/// attributes, returns false when nothing is registered for the key, else sets `om_type` and
+/// replaces `attrs` with the mapped ones. Throws openatc::Error when the mapping fails.
+using OnnxCustomMapper = std::function<bool(const std::string &key, const std::string &node_name,
+                                            std::map<std::string, ir::AttrValue> *attrs, std::string *om_type)>;
+
 struct OnnxOptions {
   /// Whether a (normalised, default-domain) op type has an implementation; nullptr accepts every
   /// op type ONNX defines (and none it does not). The atc driver passes the built-in/custom op registry here after loading the OPP set.
   std::function<bool(const std::string &op_type)> is_supported_op;
+  /// Custom-op mapping consulted first for every node of any domain; nullptr maps nothing.
+  OnnxCustomMapper map_custom_op;
 };
 
 /// Reads and converts the ONNX model at `path` (see the file comment). Throws openatc::Error.
