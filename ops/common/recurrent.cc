@@ -40,11 +40,9 @@ std::string ParseActivations(const gert::ExtendedKernelContext *ctx, const OpSpe
   std::vector<std::string> names = dnnl_util::AttrStrings(ctx, kActivations);
   const std::vector<float> alpha = AttrFloats(ctx, kAlpha), beta = AttrFloats(ctx, kBeta);
   const size_t per = spec.default_acts.size(), dirs = static_cast<size_t>(pb->dirs);
-  if (names.empty()) {
-    for (size_t d = 0; d < dirs; ++d) names.insert(names.end(), spec.default_acts.begin(), spec.default_acts.end());
-  } else if (names.size() == per && dirs == 2) {
-    names.insert(names.end(), names.begin(), names.end());
-  } else if (names.size() != per * dirs) {
+  if (names.empty()) names = spec.default_acts;
+  const bool shared = names.size() == per && dirs == 2;  // one direction's list serves both
+  if (!shared && names.size() != per * dirs) {
     return "activations lists " + std::to_string(names.size()) + " functions; this node needs " +
            std::to_string(per) + " per direction (" + std::to_string(per * dirs) + ")";
   }
@@ -62,6 +60,14 @@ std::string ParseActivations(const gert::ExtendedKernelContext *ctx, const OpSpe
     if (k->params >= 1 && ai < alpha.size()) a.alpha = alpha[ai++];
     if (k->params >= 2 && bi < beta.size()) a.beta = beta[bi++];
     pb->acts.push_back(a);
+  }
+  if (ai != alpha.size() || bi != beta.size())
+    return "activation_alpha / activation_beta hold " + std::to_string(alpha.size()) + " / " + std::to_string(beta.size()) +
+           " values but the activations take " + std::to_string(ai) + " / " + std::to_string(bi) +
+           " (values are consumed in order by the activations that have an alpha / beta)";
+  if (shared) {
+    const std::vector<Activation> one = pb->acts;
+    pb->acts.insert(pb->acts.end(), one.begin(), one.end());
   }
   return "";
 }

@@ -15,10 +15,10 @@
  *  - activations: Relu, Tanh, Sigmoid, Affine, LeakyRelu, ThresholdedRelu, ScaledTanh,
  *    HardSigmoid, Elu, Softsign, Softplus (names matched case-insensitively, as onnxruntime
  *    does). activation_alpha / activation_beta are consumed in order by the activations that take
- *    an alpha (beta), as onnxruntime does; missing values take the defaults of the ONNX operator
- *    of the same name (LeakyRelu 0.01, ThresholdedRelu 1, HardSigmoid 0.2 / 0.5, Elu 1; Affine
- *    1 / 0 and ScaledTanh 1 / 1). A bidirectional node may list one direction's activations,
- *    which then serve both directions (onnxruntime's rule).
+ *    an alpha (beta), as onnxruntime does, and surplus values are refused; missing values take
+ *    the defaults of the ONNX operator of the same name (LeakyRelu 0.01, ThresholdedRelu 1,
+ *    HardSigmoid 0.2 / 0.5, Elu 1; Affine 1 / 0 and ScaledTanh 1 / 1). A bidirectional node may list one direction's activations,
+ *    which then serve both directions (onnxruntime's rule), with the same alpha and beta values.
  *  - sequence_lens[b] in [0, seq]: row b runs its first sequence_lens[b] steps (the reverse
  *    direction starts at step sequence_lens[b] - 1); Y is 0 past them; Y_h / Y_c hold the last
  *    state computed (the initial state when the length is 0).

@@ -77,6 +77,18 @@ TEST_CASE("RNN bidirectional, layout 1, activations with alpha and beta", "[ops]
   CheckClose(out[1], {2, 2, 1}, {5, -0.25, 9, 3});
 }
 
+TEST_CASE("RNN bidirectional with one direction's activations: both use them and their alpha", "[ops][recurrent]") {
+  // Affine alpha 3, beta 0 in both directions: x 1 gives 3 forward and 3 reverse (the default
+  // alpha 1 would give 1).
+  auto out = RunOp({"RNN",
+                    {{F({1, 1, 1}, {1})}, {F({2, 1, 1}, {1, 1})}, {F({2, 1, 1}, {0, 0})}},
+                    {{"direction", StringAttr("bidirectional")},
+                     {"activations", StringsAttr({"Affine"})},
+                     {"activation_alpha", FloatsAttr({3})},
+                     {"activation_beta", FloatsAttr({0})}}});
+  CheckClose(out[0], {1, 2, 1, 1}, {3, 3});
+}
+
 namespace {
 // One GRU step, hidden 1: W (z, r, h) 0.5, -0.5, 1; R 1, 2, -1; Wb 0.1, 0.2, 0.3; Rb -0.1, 0.4, 0.25;
 // x 2, initial_h 0.5.
@@ -153,6 +165,8 @@ TEST_CASE("RNN, GRU, LSTM refuse bad attributes and inputs with a message", "[op
   CHECK_THAT(rnn({{"activations", StringsAttr({"Swish"})}}), Catch::Contains("unknown activation 'Swish'"));
   CHECK_THAT(rnn({{"activations", StringsAttr({"Tanh", "Relu"})}}),
              Catch::Contains("activations lists 2 functions; this node needs 1 per direction (1)"));
+  CHECK_THAT(rnn({{"activations", StringsAttr({"Tanh"})}, {"activation_alpha", FloatsAttr({0.5f})}}),
+             Catch::Contains("activation_alpha / activation_beta hold 1 / 0 values but the activations take 0 / 0"));
   CHECK_THAT(rnn({{"hidden_size", IntAttr(3)}}), Catch::Contains("hidden_size 3 differs from R's last dim 1"));
   CHECK_THAT(rnn({{"direction", StringAttr("bidirectional")}}),
              Catch::Contains("expected W [2, 1, 1] and R [2, 1, 1]"));
