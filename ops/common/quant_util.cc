@@ -8,11 +8,12 @@ namespace openatc_ops {
 bool ReadScale(const gert::ExtendedKernelContext *ctx, const gert::Tensor *t, const char *what,
                std::vector<float> *out) {
   if (t == nullptr) return Fail(ctx, std::string("input ") + what + " is missing"), false;
-  if (t->GetDataType() != ge::DT_FLOAT)
-    return Fail(ctx, std::string(what) + " must be float32, got " + DtypeName(t->GetDataType())), false;
+  if (t->GetDataType() != ge::DT_FLOAT && t->GetDataType() != ge::DT_FLOAT16)
+    return Fail(ctx, std::string(what) + " must be float32 or float16, got " + DtypeName(t->GetDataType())), false;
   const int64_t n = t->GetShapeSize();
   if (n < 1) return Fail(ctx, std::string(what) + " is empty; give one scale or one per channel"), false;
-  out->assign(t->GetData<float>(), t->GetData<float>() + n);
+  if (t->GetDataType() == ge::DT_FLOAT) out->assign(t->GetData<float>(), t->GetData<float>() + n);
+  else out->assign(t->GetData<half>(), t->GetData<half>() + n);
   return true;
 }
 
@@ -20,11 +21,41 @@ bool ReadZeroPoint(const gert::ExtendedKernelContext *ctx, const gert::Tensor *t
                    std::vector<int32_t> *out) {
   if (t == nullptr) return *out = {0}, true;
   const ge::DataType d = t->GetDataType();
-  if (d != ge::DT_UINT8 && d != ge::DT_INT8 && d != ge::DT_INT32)
-    return Fail(ctx, std::string(what) + " must be uint8, int8 or int32, got " + DtypeName(d)), false;
+  int64_t lo = 0, hi = 0;
+  if (!QuantRange(d, &lo, &hi))
+    return Fail(ctx, std::string(what) + " must be uint8, int8, uint16, int16 or int32, got " + DtypeName(d)), false;
   if (t->GetShapeSize() < 1) return Fail(ctx, std::string(what) + " is empty"), false;
   *out = ReadInt8Like(*t);
   return true;
+}
+
+bool ResolveParamMap(const gert::ExtendedKernelContext *ctx, const Dims &x, const gert::Tensor *t, const char *what,
+                     int64_t axis, int64_t block, QuantParamMap *m) {
+  *m = QuantParamMap{};
+  if (t == nullptr || t->GetShapeSize() == 1) return true;
+  const Dims p = TensorDims(*t);
+  int64_t a = 0;
+  if (!NormalizeAxis(axis, static_cast<int64_t>(x.size()), &a))
+    return Fail(ctx, "axis " + std::to_string(axis) + " is out of range for x " + DimsToString(x)), false;
+  if (block < 0) return Fail(ctx, "block_size " + std::to_string(block) + " must be >= 0"), false;
+  const size_t ax = static_cast<size_t>(a);
+  m->per_tensor = false;
+  m->ch = x[ax];
+  m->inner = Prod(x, ax + 1, x.size());
+  m->block = block;
+  if (block == 0) {
+    if (p.size() == 1 && p[0] == x[ax]) return true;
+    return Fail(ctx, std::string(what) + " has shape " + DimsToString(p) + "; give a scalar or a 1-D tensor of " +
+                         std::to_string(x[ax]) + " values (one per element of x's axis " + std::to_string(a) + ")"),
+           false;
+  }
+  m->blocks = (x[ax] + block - 1) / block;
+  Dims want = x;
+  want[ax] = m->blocks;
+  if (p == want) return true;
+  return Fail(ctx, std::string(what) + " has shape " + DimsToString(p) + "; blocked quantization (block_size " +
+                       std::to_string(block) + " on axis " + std::to_string(a) + ") wants " + DimsToString(want)),
+         false;
 }
 
 bool CheckParamCount(const gert::ExtendedKernelContext *ctx, const gert::Tensor *t, const char *what, int64_t n,
@@ -43,6 +74,8 @@ bool QuantRange(ge::DataType d, int64_t *lo, int64_t *hi) {
   switch (d) {
     case ge::DT_UINT8: *lo = 0; *hi = 255; return true;
     case ge::DT_INT8: *lo = -128; *hi = 127; return true;
+    case ge::DT_UINT16: *lo = 0; *hi = 65535; return true;
+    case ge::DT_INT16: *lo = -32768; *hi = 32767; return true;
     case ge::DT_INT32: *lo = INT32_MIN; *hi = INT32_MAX; return true;
     default: return false;
   }
@@ -55,6 +88,8 @@ std::vector<int32_t> ReadInt8Like(const gert::Tensor &t) {
     switch (t.GetDataType()) {
       case ge::DT_UINT8: v[i] = t.GetData<uint8_t>()[i]; break;
       case ge::DT_INT8: v[i] = t.GetData<int8_t>()[i]; break;
+      case ge::DT_UINT16: v[i] = t.GetData<uint16_t>()[i]; break;
+      case ge::DT_INT16: v[i] = t.GetData<int16_t>()[i]; break;
       default: v[i] = t.GetData<int32_t>()[i]; break;
     }
   }
@@ -66,6 +101,8 @@ void WriteQuantized(const std::vector<int64_t> &v, gert::Tensor *t) {
     switch (t->GetDataType()) {
       case ge::DT_UINT8: t->GetData<uint8_t>()[i] = static_cast<uint8_t>(v[i]); break;
       case ge::DT_INT8: t->GetData<int8_t>()[i] = static_cast<int8_t>(v[i]); break;
+      case ge::DT_UINT16: t->GetData<uint16_t>()[i] = static_cast<uint16_t>(v[i]); break;
+      case ge::DT_INT16: t->GetData<int16_t>()[i] = static_cast<int16_t>(v[i]); break;
       default: t->GetData<int32_t>()[i] = static_cast<int32_t>(v[i]); break;
     }
   }

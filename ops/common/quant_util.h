@@ -22,16 +22,33 @@
 
 namespace openatc_ops {
 
-/// Reads a float scale tensor; fails naming `what` when absent, not float32 or empty.
+/// Reads a float32 or float16 scale tensor as float; fails naming `what` when absent, of another dtype or empty.
 bool ReadScale(const gert::ExtendedKernelContext *ctx, const gert::Tensor *t, const char *what,
                std::vector<float> *out);
-/// Reads a uint8/int8/int32 zero point (nullptr: {0}); fails naming `what` for other dtypes.
+/// Reads a uint8/int8/uint16/int16/int32 zero point (nullptr: {0}); fails naming `what` for other dtypes.
 bool ReadZeroPoint(const gert::ExtendedKernelContext *ctx, const gert::Tensor *t, const char *what,
                    std::vector<int32_t> *out);
+/// How a scale or zero point maps onto the elements of x: one value (per tensor), one per element
+/// of x's `axis` dim (per axis), or blocks of `block` elements along `axis` (blocked, opset 21:
+/// the parameter has x's shape except ceil(d_axis / block) on the axis).
+struct QuantParamMap {
+  int64_t inner = 1, ch = 1, block = 0, blocks = 1;
+  bool per_tensor = true;
+  size_t Index(int64_t i) const {
+    if (per_tensor) return 0;
+    const int64_t c = (i / inner) % ch;
+    if (block == 0) return static_cast<size_t>(c);
+    return static_cast<size_t>(((i / (inner * ch)) * blocks + c / block) * inner + i % inner);
+  }
+};
+/// Resolves the map of parameter `t` (nullptr: per tensor) for x of dims `x` under the `axis`
+/// and `block_size` attributes; fails naming `what` when its shape fits no mode.
+bool ResolveParamMap(const gert::ExtendedKernelContext *ctx, const Dims &x, const gert::Tensor *t, const char *what,
+                     int64_t axis, int64_t block, QuantParamMap *m);
 /// Checks that a per-axis parameter holds 1 value or `n` values (a scalar or 1-D tensor).
 bool CheckParamCount(const gert::ExtendedKernelContext *ctx, const gert::Tensor *t, const char *what, int64_t n,
                      const char *of);
-/// Range of a quantized dtype: uint8 [0, 255], int8 [-128, 127], int32 its full range.
+/// Range of a quantized dtype: uint8 [0, 255], int8 [-128, 127], uint16, int16, int32 their full ranges.
 bool QuantRange(ge::DataType d, int64_t *lo, int64_t *hi);
 /// round-half-to-even(v) clamped to [lo, hi] (NaN gives lo's side of 0: 0 clamped).
 inline int64_t RoundSaturate(double v, int64_t lo, int64_t hi) {
@@ -39,9 +56,9 @@ inline int64_t RoundSaturate(double v, int64_t lo, int64_t hi) {
   const double r = std::nearbyint(v);  // default rounding mode: to nearest, ties to even
   return r < static_cast<double>(lo) ? lo : (r > static_cast<double>(hi) ? hi : static_cast<int64_t>(r));
 }
-/// Element i of a uint8/int8/int32 tensor as int32; the tensor's dtype must be one of those.
+/// Element i of a uint8/int8/uint16/int16/int32 tensor as int32; the tensor's dtype must be one of those.
 std::vector<int32_t> ReadInt8Like(const gert::Tensor &t);
-/// Writes `v` (already in range) into a uint8/int8/int32 tensor.
+/// Writes `v` (already in range) into a uint8/int8/uint16/int16/int32 tensor.
 void WriteQuantized(const std::vector<int64_t> &v, gert::Tensor *t);
 
 /// Output dims of numpy.matmul of A and B (rank >= 1 each); "" or the reason.

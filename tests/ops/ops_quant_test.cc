@@ -17,6 +17,7 @@ using I64 = std::vector<int64_t>;
 using U8 = std::vector<uint8_t>;
 using S8 = std::vector<int8_t>;
 using I32 = std::vector<int32_t>;
+using openatc_ops_half = _Float16;
 
 HostTensor Fl(std::vector<int64_t> shape, const F &v) { return Tensor<float>(ge::DT_FLOAT, std::move(shape), v); }
 HostTensor Sc(float v) { return Fl({}, {v}); }
@@ -56,6 +57,24 @@ TEST_CASE("QuantizeLinear: half to even, saturation, per axis, int32 x, default 
                    "axis 1 is out of range for x [2]");
 }
 
+TEST_CASE("QuantizeLinear: blocked (opset 21), output_dtype, 16-bit and float16 types", "[ops][quant]") {
+  // blocks of 2 along axis 1 (3 columns: 2 blocks, the last one short); int16 from output_dtype
+  auto o = RunOp({"QuantizeLinear", {{Fl({2, 3}, {0, 1, 2, 3, -40000, 5})}, {Fl({2, 2}, {1, 2, 0.5f, 1})}},
+                  {{"block_size", IntAttr(2)}, {"output_dtype", IntAttr(5)}}});
+  CHECK(o[0].dtype == ge::DT_INT16);
+  CHECK(Values<int16_t>(o[0]) == std::vector<int16_t>{0, 1, 1, 6, -32768, 5});
+  o = RunOp({"QuantizeLinear", {{Fl({2}, {-1, 70000})}, {Sc(1)}, {Tensor<uint16_t>(ge::DT_UINT16, {}, {3})}}});
+  CHECK(Values<uint16_t>(o[0]) == std::vector<uint16_t>{2, 65535});
+  using H = openatc_ops_half;
+  o = RunOp({"QuantizeLinear", {{Tensor<H>(ge::DT_FLOAT16, {2}, {H(1), H(3)})}, {Tensor<H>(ge::DT_FLOAT16, {}, {H(2)})}}});
+  CHECK(Values<uint8_t>(o[0]) == U8{0, 2});
+  CHECK_FAILS_WITH(OpCase("QuantizeLinear", {{Fl({2, 3}, {0, 1, 2, 3, 4, 5})}, {Fl({2, 3}, {1, 1, 1, 1, 1, 1})}},
+                          {{"block_size", IntAttr(2)}}),
+                   "y_scale has shape [2, 3]; blocked quantization (block_size 2 on axis 1) wants [2, 2]");
+  CHECK_FAILS_WITH(OpCase("QuantizeLinear", {{Fl({2}, {0, 1})}, {Sc(1)}, {U({}, {0})}}, {{"output_dtype", IntAttr(3)}}),
+                   "output_dtype 3 differs from y_zero_point's dtype");
+}
+
 TEST_CASE("DequantizeLinear: per tensor, per axis, int32 x", "[ops][quant]") {
   auto o = RunOp({"DequantizeLinear", {{U({4}, {0, 3, 128, 255})}, {Sc(2)}, {U({}, {128})}}});
   CHECK(o[0].dtype == ge::DT_FLOAT);
@@ -68,6 +87,18 @@ TEST_CASE("DequantizeLinear: per tensor, per axis, int32 x", "[ops][quant]") {
                    "x is int32, so x_zero_point must be 0, got 3");
   CHECK_FAILS_WITH(OpCase("DequantizeLinear", {{U({2, 3}, {1, 2, 3, 4, 5, 6})}, {Fl({2}, {1, 1})}, {U({3}, {0, 0, 0})}}),
                    "x_scale has shape [2]; give a scalar or a 1-D tensor of 3 values");
+}
+
+TEST_CASE("DequantizeLinear: blocked uint16, float16 scale", "[ops][quant]") {
+  // x [4] in blocks of 2: (0 - 10) * 0.5, (10 - 10) * 0.5, 65535 * 2, 2 * 2
+  auto o = RunOp({"DequantizeLinear", {{Tensor<uint16_t>(ge::DT_UINT16, {4}, {0, 10, 65535, 2})}, {Fl({2}, {0.5f, 2})},
+                                       {Tensor<uint16_t>(ge::DT_UINT16, {2}, {10, 0})}},
+                  {{"axis", IntAttr(0)}, {"block_size", IntAttr(2)}}});
+  CHECK(Values<float>(o[0]) == F{-5, 0, 131070, 4});
+  using H = openatc_ops_half;
+  o = RunOp({"DequantizeLinear", {{S({2}, {-3, 5})}, {Tensor<H>(ge::DT_FLOAT16, {}, {H(0.5f)})}}});
+  CHECK(o[0].dtype == ge::DT_FLOAT16);
+  CHECK(Values<H>(o[0]) == std::vector<H>{H(-1.5f), H(2.5f)});
 }
 
 TEST_CASE("DynamicQuantizeLinear: mixed signs, all negative, all zero, NaN", "[ops][quant]") {
