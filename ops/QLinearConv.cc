@@ -63,7 +63,7 @@ class QLinearConv : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     std::vector<int64_t> q(acc.size());
     for (size_t i = 0; i < acc.size(); ++i) {
       const size_t c = static_cast<size_t>((static_cast<int64_t>(i) / sp) % m);
-      const int32_t a = acc[i] + (bt ? bt->GetData<int32_t>()[c] : 0);
+      const int64_t a = int64_t{acc[i]} + (bt ? bt->GetData<int32_t>()[c] : 0);
       const float mult = xs[0] * ws[ws.size() > 1 ? c : 0] / ys[0];  // float32, as the spec
       q[i] = RoundSaturate(static_cast<double>(a) * mult + yz[0], lo, hi);
     }

@@ -31,8 +31,10 @@ class QLinearMatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp {
   ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
     const gert::Shape *a = ctx->GetInputShape(0), *b = ctx->GetInputShape(3);
     if (a == nullptr || b == nullptr) return Fail(ctx, "inputs a and b expected");
-    Dims yd;
-    const std::string err = IntMatMulDims(ToDims(*a), ToDims(*b), &yd);
+    const Dims ad = ToDims(*a), bd = ToDims(*b);
+    Dims yd{-2};  // unknown rank in, unknown rank out
+    const bool unknown_rank = (ad.size() == 1 && ad[0] == -2) || (bd.size() == 1 && bd[0] == -2);
+    const std::string err = unknown_rank ? "" : IntMatMulDims(ad, bd, &yd);
     if (!err.empty()) return Fail(ctx, err);
     *ctx->GetOutputShape(0) = ToShape(yd);
     return ge::GRAPH_SUCCESS;

@@ -183,7 +183,9 @@ std::string IntMatMul(const std::vector<int32_t> &a, const Dims &ad0, const std:
     int32_t *py = y->data() + bi * m * n;
     for (int64_t i = 0; i < m; ++i)
       for (int64_t kk = 0; kk < k; ++kk)
-        for (int64_t j = 0; j < n; ++j) py[i * n + j] += pa[i * k + kk] * pb[kk * n + j];
+        for (int64_t j = 0; j < n; ++j)  // int32 sums wrap (two's complement) rather than overflow
+          py[i * n + j] = static_cast<int32_t>(static_cast<uint32_t>(py[i * n + j]) +
+                                               static_cast<uint32_t>(pa[i * k + kk] * pb[kk * n + j]));
   }
   return "";
 }
@@ -221,7 +223,7 @@ int32_t ConvPoint(const std::vector<int32_t> &x, const Dims &xd, const std::vect
                   const Window &win, int64_t n, int64_t m, int64_t cg, const Dims &pos) {
   const size_t s = pos.size();
   const int64_t c_in = wd[1], ksize = Prod(wd, 2, wd.size()), xsp = Prod(xd, 2, xd.size());
-  int32_t acc = 0;
+  uint32_t acc = 0;  // int32 sums wrap (two's complement) rather than overflow
   Dims kc(s);
   for (int64_t kf = 0; kf < ksize; ++kf) {
     int64_t rem = kf, xoff = 0;
@@ -237,10 +239,10 @@ int32_t ConvPoint(const std::vector<int32_t> &x, const Dims &xd, const std::vect
     }
     if (!inside) continue;
     for (int64_t c = 0; c < c_in; ++c)
-      acc += x[static_cast<size_t>((n * xd[1] + cg * c_in + c) * xsp + xoff)] *
-             w[static_cast<size_t>((m * c_in + c) * ksize + kf)];
+      acc += static_cast<uint32_t>(x[static_cast<size_t>((n * xd[1] + cg * c_in + c) * xsp + xoff)] *
+                                   w[static_cast<size_t>((m * c_in + c) * ksize + kf)]);
   }
-  return acc;
+  return static_cast<int32_t>(acc);
 }
 }  // namespace
 
@@ -296,7 +298,9 @@ ge::graphStatus IntConvInferShape(gert::InferShapeContext *ctx, size_t x_index, 
   if (x == nullptr || w == nullptr) return Fail(ctx, "inputs x and w expected");
   const Dims xd = ToDims(*x), wd = ToDims(*w);
   Dims yd;
-  if (NumElements(Dims(wd.begin() + std::min<size_t>(2, wd.size()), wd.end())) < 0 || xd.size() < 3) {
+  if (xd.size() == 1 && xd[0] == -2) {  // unknown rank
+    yd = xd;
+  } else if (NumElements(Dims(wd.begin() + std::min<size_t>(2, wd.size()), wd.end())) < 0 || xd.size() < 3) {
     yd.assign(std::max<size_t>(xd.size(), 3), -1);
   } else {
     Window win;

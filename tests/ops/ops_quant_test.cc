@@ -132,6 +132,9 @@ TEST_CASE("MatMulInteger: per-row and per-column zero points, batch broadcast, 1
   o = RunOp({"MatMulInteger", {{U({2}, {1, 2})}, {U({2, 2}, {1, 2, 3, 4})}}});
   CHECK(o[0].shape == I64{2});
   CHECK(Values<int32_t>(o[0]) == I32{7, 10});
+  // 33100 * 255 * 255 = 2152327500 exceeds int32: the int32 sum wraps to 2152327500 - 2^32
+  o = RunOp({"MatMulInteger", {{U({1, 33100}, U8(33100, 255))}, {U({33100, 1}, U8(33100, 255))}}});
+  CHECK(Values<int32_t>(o[0]) == I32{-2142639796});
   CHECK_FAILS_WITH(OpCase("MatMulInteger", {{U({2, 3}, {1, 2, 3, 4, 5, 6})}, {U({2, 2}, {1, 2, 3, 4})}}),
                    "do not agree on the inner dimension");
   CHECK_FAILS_WITH(OpCase("MatMulInteger", {{U({2, 2}, {1, 2, 3, 4})}, {U({2, 2}, {1, 2, 3, 4})}, {U({3}, {0, 0, 0})}}),
