@@ -24,13 +24,15 @@ namespace openatc_ops {
 
 class ConvInteger : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
-  ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override { return ctx->SetOutputDataType(0, ge::DT_INT32); }
+  ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
+    return ctx->SetOutputDataType(0, ge::DT_INT32);
+  }
   ge::graphStatus InferShape(gert::InferShapeContext *ctx) override { return IntConvInferShape(ctx, 0, 1); }
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
     std::vector<int32_t> acc;
     Dims yd;
-    if (!ShiftedConv(ctx, ctx->GetRequiredInputTensor(0), ctx->GetOptionalInputTensor(2), ctx->GetRequiredInputTensor(1),
-                     ctx->GetOptionalInputTensor(3), &acc, &yd))
+    if (!ShiftedConv(ctx, ctx->GetRequiredInputTensor(0), ctx->GetOptionalInputTensor(2),
+                     ctx->GetRequiredInputTensor(1), ctx->GetOptionalInputTensor(3), &acc, &yd))
       return ge::GRAPH_FAILED;
     gert::Tensor *y = AllocChecked(ctx, 0, yd, ge::DT_INT32);
     if (y == nullptr) return ge::GRAPH_FAILED;

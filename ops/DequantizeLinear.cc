@@ -23,8 +23,10 @@ class DequantizeLinear : public ge::EagerExecuteOp, public ge::ShapeInferOp {
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType x = ctx->GetInputDataType(0), s = ctx->GetInputDataType(1);
     int64_t lo = 0, hi = 0;
-    if (!QuantRange(x, &lo, &hi)) return Fail(ctx, "x must be uint8, int8, uint16, int16 or int32, got " + DtypeName(x));
-    if (s != ge::DT_FLOAT && s != ge::DT_FLOAT16) return Fail(ctx, "x_scale must be float32 or float16, got " + DtypeName(s));
+    if (!QuantRange(x, &lo, &hi))
+      return Fail(ctx, "x must be uint8, int8, uint16, int16 or int32, got " + DtypeName(x));
+    if (s != ge::DT_FLOAT && s != ge::DT_FLOAT16)
+      return Fail(ctx, "x_scale must be float32 or float16, got " + DtypeName(s));
     if (ctx->GetOptionalInputDesc(2) != nullptr && ctx->GetOptionalInputDataType(2) != x)
       return Fail(ctx, "x_zero_point has dtype " + DtypeName(ctx->GetOptionalInputDataType(2)) + " but x has " +
                            DtypeName(x) + "; give both the same dtype");
@@ -46,7 +48,8 @@ class DequantizeLinear : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     int64_t lo = 0, hi = 0;
     if (!QuantRange(x->GetDataType(), &lo, &hi)) return Fail(ctx, "unsupported x dtype " + DtypeName(x->GetDataType()));
     if (!ReadScale(ctx, st, "x_scale", &scale) || !ReadZeroPoint(ctx, zt, "x_zero_point", &zp)) return ge::GRAPH_FAILED;
-    if (zt != nullptr && zt->GetDataType() != x->GetDataType()) return Fail(ctx, "x_zero_point's dtype differs from x's");
+    if (zt != nullptr && zt->GetDataType() != x->GetDataType())
+      return Fail(ctx, "x_zero_point's dtype differs from x's");
     if (x->GetDataType() == ge::DT_INT32)
       for (int32_t z : zp)
         if (z != 0) return Fail(ctx, "x is int32, so x_zero_point must be 0, got " + std::to_string(z));

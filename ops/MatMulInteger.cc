@@ -17,7 +17,9 @@ namespace openatc_ops {
 
 class MatMulInteger : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
-  ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override { return ctx->SetOutputDataType(0, ge::DT_INT32); }
+  ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
+    return ctx->SetOutputDataType(0, ge::DT_INT32);
+  }
   ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
     const gert::Shape *a = ctx->GetInputShape(0), *b = ctx->GetInputShape(1);
     if (a == nullptr || b == nullptr) return Fail(ctx, "inputs A and B expected");
@@ -33,7 +35,8 @@ class MatMulInteger : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     std::vector<int32_t> a, b, y;
     Dims ad, bd, yd;
     if (!ShiftedMatMulOperand(ctx, ctx->GetRequiredInputTensor(0), ctx->GetOptionalInputTensor(2), true, &a, &ad) ||
-        !ShiftedMatMulOperand(ctx, ctx->GetRequiredInputTensor(1), ctx->GetOptionalInputTensor(3), false, &b, &bd)) return ge::GRAPH_FAILED;
+        !ShiftedMatMulOperand(ctx, ctx->GetRequiredInputTensor(1), ctx->GetOptionalInputTensor(3), false, &b, &bd))
+      return ge::GRAPH_FAILED;
     const std::string err = IntMatMul(a, ad, b, bd, &y, &yd);
     if (!err.empty()) return Fail(ctx, err);
     gert::Tensor *out = AllocChecked(ctx, 0, yd, ge::DT_INT32);

@@ -32,22 +32,24 @@ class QLinearConv : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType y = ctx->GetInputDataType(7);
-    if (y != ge::DT_UINT8 && y != ge::DT_INT8) return Fail(ctx, "y_zero_point must be uint8 or int8, got " + DtypeName(y));
+    if (y != ge::DT_UINT8 && y != ge::DT_INT8)
+      return Fail(ctx, "y_zero_point must be uint8 or int8, got " + DtypeName(y));
     return ctx->SetOutputDataType(0, y);
   }
   ge::graphStatus InferShape(gert::InferShapeContext *ctx) override { return IntConvInferShape(ctx, 0, 3); }
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
     std::vector<int32_t> acc, yz;
     Dims yd;
-    if (!ShiftedConv(ctx, ctx->GetRequiredInputTensor(0), ctx->GetRequiredInputTensor(2), ctx->GetRequiredInputTensor(3),
-                     ctx->GetRequiredInputTensor(5), &acc, &yd))
+    if (!ShiftedConv(ctx, ctx->GetRequiredInputTensor(0), ctx->GetRequiredInputTensor(2),
+                     ctx->GetRequiredInputTensor(3), ctx->GetRequiredInputTensor(5), &acc, &yd))
       return ge::GRAPH_FAILED;
     const int64_t m = yd[1], sp = Prod(yd, 2, yd.size());
     std::vector<float> xs, ws, ys;
     const gert::Tensor *yzt = ctx->GetRequiredInputTensor(7), *bt = ctx->GetOptionalInputTensor(8);
     if (!ReadScale(ctx, ctx->GetRequiredInputTensor(1), "x_scale", &xs) ||
         !ReadScale(ctx, ctx->GetRequiredInputTensor(4), "w_scale", &ws) ||
-        !ReadScale(ctx, ctx->GetRequiredInputTensor(6), "y_scale", &ys) || !ReadZeroPoint(ctx, yzt, "y_zero_point", &yz) ||
+        !ReadScale(ctx, ctx->GetRequiredInputTensor(6), "y_scale", &ys) ||
+        !ReadZeroPoint(ctx, yzt, "y_zero_point", &yz) ||
         !CheckParamCount(ctx, ctx->GetRequiredInputTensor(1), "x_scale", 1, "one for x") ||
         !CheckParamCount(ctx, ctx->GetRequiredInputTensor(4), "w_scale", m, "one per output channel") ||
         !CheckParamCount(ctx, ctx->GetRequiredInputTensor(6), "y_scale", 1, "one for y") ||

@@ -25,7 +25,8 @@ class QLinearMatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType y = ctx->GetInputDataType(7);
-    if (y != ge::DT_UINT8 && y != ge::DT_INT8) return Fail(ctx, "y_zero_point must be uint8 or int8, got " + DtypeName(y));
+    if (y != ge::DT_UINT8 && y != ge::DT_INT8)
+      return Fail(ctx, "y_zero_point must be uint8 or int8, got " + DtypeName(y));
     return ctx->SetOutputDataType(0, y);
   }
   ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
@@ -49,7 +50,8 @@ class QLinearMatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const gert::Tensor *yzt = ctx->GetRequiredInputTensor(7);
     if (!ReadScale(ctx, ctx->GetRequiredInputTensor(1), "a_scale", &as) ||
         !ReadScale(ctx, ctx->GetRequiredInputTensor(4), "b_scale", &bs) ||
-        !ReadScale(ctx, ctx->GetRequiredInputTensor(6), "y_scale", &ys) || !ReadZeroPoint(ctx, yzt, "y_zero_point", &yz))
+        !ReadScale(ctx, ctx->GetRequiredInputTensor(6), "y_scale", &ys) ||
+        !ReadZeroPoint(ctx, yzt, "y_zero_point", &yz))
       return ge::GRAPH_FAILED;
     const int64_t m = ad.size() >= 2 ? ad[ad.size() - 2] : 1, n = bd.size() >= 2 ? bd.back() : 1;
     if (!CheckParamCount(ctx, ctx->GetRequiredInputTensor(1), "a_scale", m, "one per row of a") ||
@@ -66,7 +68,8 @@ class QLinearMatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (y == nullptr) return ge::GRAPH_FAILED;
     std::vector<int64_t> q(acc.size());
     for (size_t i = 0; i < acc.size(); ++i) {
-      const size_t row = static_cast<size_t>((static_cast<int64_t>(i) / n) % m), col = static_cast<size_t>(static_cast<int64_t>(i) % n);
+      const size_t row = static_cast<size_t>((static_cast<int64_t>(i) / n) % m),
+                   col = static_cast<size_t>(static_cast<int64_t>(i) % n);
       const float mult = as[as.size() > 1 ? row : 0] * bs[bs.size() > 1 ? col : 0] / ys[0];  // float32, as the spec
       q[i] = RoundSaturate(static_cast<double>(acc[i]) * mult + yz[0], lo, hi);
     }

@@ -30,7 +30,8 @@ std::string CheckAxes(int64_t batch, int64_t time, size_t rank) {
 class ReverseSequence : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
-    if (ElemBytes(ctx->GetInputDataType(0)) == 0) return Fail(ctx, "unsupported input dtype " + DtypeName(ctx->GetInputDataType(0)));
+    if (ElemBytes(ctx->GetInputDataType(0)) == 0)
+      return Fail(ctx, "unsupported input dtype " + DtypeName(ctx->GetInputDataType(0)));
     return SameDtypeAsInput0(ctx);
   }
   ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
@@ -59,8 +60,8 @@ class ReverseSequence : public ge::EagerExecuteOp, public ge::ShapeInferOp {
                            std::to_string(nb));
     for (size_t b = 0; b < lens.size(); ++b)
       if (lens[b] < 0 || lens[b] > nt)
-        return Fail(ctx, "sequence_lens[" + std::to_string(b) + "] = " + std::to_string(lens[b]) +
-                             " is outside [0, " + std::to_string(nt) + "]");
+        return Fail(ctx, "sequence_lens[" + std::to_string(b) + "] = " + std::to_string(lens[b]) + " is outside [0, " +
+                             std::to_string(nt) + "]");
     gert::Tensor *y = AllocChecked(ctx, 0, d, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;
     const size_t row = static_cast<size_t>(Prod(d, 2, d.size())) * ElemBytes(x->GetDataType());

@@ -12,8 +12,10 @@ bool ReadScale(const gert::ExtendedKernelContext *ctx, const gert::Tensor *t, co
     return Fail(ctx, std::string(what) + " must be float32 or float16, got " + DtypeName(t->GetDataType())), false;
   const int64_t n = t->GetShapeSize();
   if (n < 1) return Fail(ctx, std::string(what) + " is empty; give one scale or one per channel"), false;
-  if (t->GetDataType() == ge::DT_FLOAT) out->assign(t->GetData<float>(), t->GetData<float>() + n);
-  else out->assign(t->GetData<half>(), t->GetData<half>() + n);
+  if (t->GetDataType() == ge::DT_FLOAT)
+    out->assign(t->GetData<float>(), t->GetData<float>() + n);
+  else
+    out->assign(t->GetData<half>(), t->GetData<half>() + n);
   return true;
 }
 
@@ -72,11 +74,26 @@ bool CheckParamCount(const gert::ExtendedKernelContext *ctx, const gert::Tensor 
 
 bool QuantRange(ge::DataType d, int64_t *lo, int64_t *hi) {
   switch (d) {
-    case ge::DT_UINT8: *lo = 0; *hi = 255; return true;
-    case ge::DT_INT8: *lo = -128; *hi = 127; return true;
-    case ge::DT_UINT16: *lo = 0; *hi = 65535; return true;
-    case ge::DT_INT16: *lo = -32768; *hi = 32767; return true;
-    case ge::DT_INT32: *lo = INT32_MIN; *hi = INT32_MAX; return true;
+    case ge::DT_UINT8:
+      *lo = 0;
+      *hi = 255;
+      return true;
+    case ge::DT_INT8:
+      *lo = -128;
+      *hi = 127;
+      return true;
+    case ge::DT_UINT16:
+      *lo = 0;
+      *hi = 65535;
+      return true;
+    case ge::DT_INT16:
+      *lo = -32768;
+      *hi = 32767;
+      return true;
+    case ge::DT_INT32:
+      *lo = INT32_MIN;
+      *hi = INT32_MAX;
+      return true;
     default: return false;
   }
 }
@@ -137,8 +154,10 @@ bool ShiftedMatMulOperand(const gert::ExtendedKernelContext *ctx, const gert::Te
   const int64_t n = is_a ? (d->size() >= 2 ? (*d)[d->size() - 2] : 1) : (d->size() >= 2 ? d->back() : 1);
   if (!CheckParamCount(ctx, zt, zname, n, is_a ? "one per row of A" : "one per column of B")) return false;
   *v = ReadInt8Like(*x);
-  if (is_a) SubtractRowZeroPoint(v, *d, zp);
-  else SubtractColZeroPoint(v, *d, zp);
+  if (is_a)
+    SubtractRowZeroPoint(v, *d, zp);
+  else
+    SubtractColZeroPoint(v, *d, zp);
   return true;
 }
 
@@ -190,8 +209,8 @@ std::string IntMatMul(const std::vector<int32_t> &a, const Dims &ad0, const std:
   return "";
 }
 
-std::string IntConvShape(const gert::ExtendedKernelContext *ctx, size_t base, const Dims &x, const Dims &w,
-                         Window *win, int64_t *group, Dims *y) {
+std::string IntConvShape(const gert::ExtendedKernelContext *ctx, size_t base, const Dims &x, const Dims &w, Window *win,
+                         int64_t *group, Dims *y) {
   if (x.size() < 3 || x.size() > 5) return "x must have rank 3, 4 or 5 (N, C, spatial...); got " + DimsToString(x);
   if (w.size() != x.size()) return "w " + DimsToString(w) + " must have the rank of x " + DimsToString(x);
   *group = AttrInt(ctx, base + 2, 1);
@@ -200,7 +219,8 @@ std::string IntConvShape(const gert::ExtendedKernelContext *ctx, size_t base, co
   a.kernel = AttrInts(ctx, base + 3);
   const Dims wk(w.begin() + 2, w.end());
   if (a.kernel.empty()) a.kernel = wk;
-  if (a.kernel != wk) return "kernel_shape " + DimsToString(a.kernel) + " differs from w's spatial dims " + DimsToString(wk);
+  if (a.kernel != wk)
+    return "kernel_shape " + DimsToString(a.kernel) + " differs from w's spatial dims " + DimsToString(wk);
   a.auto_pad = AttrStr(ctx, base, "NOTSET");
   a.dilations = AttrInts(ctx, base + 1);
   a.pads = AttrInts(ctx, base + 4);
@@ -288,7 +308,8 @@ bool ShiftedConv(const gert::ExtendedKernelContext *ctx, const gert::Tensor *x, 
   std::vector<int32_t> xv = ReadInt8Like(*x), wv = ReadInt8Like(*w);
   for (int32_t &v : xv) v -= xz[0];
   const int64_t per_m = Prod(wd, 1, wd.size());
-  for (size_t i = 0; i < wv.size(); ++i) wv[i] -= wz[wz.size() > 1 ? static_cast<size_t>(static_cast<int64_t>(i) / per_m) : 0];
+  for (size_t i = 0; i < wv.size(); ++i)
+    wv[i] -= wz[wz.size() > 1 ? static_cast<size_t>(static_cast<int64_t>(i) / per_m) : 0];
   IntConv(xv, xd, wv, wd, win, group, *yd, acc);
   return true;
 }
