@@ -35,8 +35,10 @@ Box ToBox(const double *b, bool center) {
   return {std::min(b[1], b[3]), std::min(b[0], b[2]), std::max(b[1], b[3]), std::max(b[0], b[2])};
 }
 
-// IoU(a, b) > threshold, with IoU 0 for disjoint or area-less boxes.
-bool Suppresses(const Box &a, const Box &b, double threshold) {
+// IoU(a, b) > threshold, with IoU 0 for disjoint or area-less boxes. For float/float16 boxes the
+// IoU and threshold are compared as float, as a float computation rounds them (a threshold equal
+// to the float IoU then keeps the box).
+bool Suppresses(const Box &a, const Box &b, double threshold, bool as_float) {
   const double ix = std::min(a.x1, b.x1) - std::max(a.x0, b.x0);
   const double iy = std::min(a.y1, b.y1) - std::max(a.y0, b.y0);
   if (ix <= 0 || iy <= 0) return false;
@@ -44,6 +46,7 @@ bool Suppresses(const Box &a, const Box &b, double threshold) {
   const double area_a = (a.x1 - a.x0) * (a.y1 - a.y0), area_b = (b.x1 - b.x0) * (b.y1 - b.y0);
   const double uni = area_a + area_b - inter;
   if (area_a <= 0 || area_b <= 0 || uni <= 0) return false;
+  if (as_float) return static_cast<float>(inter / uni) > static_cast<float>(threshold);
   return inter / uni > threshold;
 }
 
@@ -52,6 +55,7 @@ struct Params {
   double iou = 0;
   bool has_score = false;
   double score = 0;
+  bool as_float = true;  // boxes are float or float16
 };
 
 // One scalar of an optional input: false (after Fail) when it is present but not 1 element.
@@ -90,7 +94,7 @@ std::vector<int64_t> SelectClass(const std::vector<Box> &boxes, const double *sc
     if (static_cast<int64_t>(kept.size()) >= p.max_out) break;
     bool keep = true;
     for (int64_t k : kept)
-      if (Suppresses(boxes[static_cast<size_t>(c)], boxes[static_cast<size_t>(k)], p.iou)) {
+      if (Suppresses(boxes[static_cast<size_t>(c)], boxes[static_cast<size_t>(k)], p.iou, p.as_float)) {
         keep = false;
         break;
       }
@@ -121,6 +125,7 @@ class NonMaxSuppression : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (cpb != 0 && cpb != 1) return Fail(ctx, "center_point_box must be 0 or 1, got " + std::to_string(cpb));
     Params p;
     if (!ReadParams(ctx, &p)) return ge::GRAPH_FAILED;
+    p.as_float = bt->GetDataType() != ge::DT_DOUBLE;
     std::vector<double> bv, sv;
     if (!ReadAsDouble(bt, &bv) || !ReadAsDouble(st, &sv)) return Fail(ctx, "boxes and scores must be float tensors");
     const int64_t nb = bd[0], n = bd[1], nc = sd[1];
