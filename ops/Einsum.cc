@@ -126,6 +126,11 @@ bool MakePlan(const std::string &equation, const std::vector<Dims> &shapes, Plan
       else
         for (size_t k = 0; k < max_ell; ++k) rhs.push_back(kEllipsis + static_cast<int>(k));
     for (int l : rhs)
+      if (std::count(rhs.begin(), rhs.end(), l) > 1) {
+        *err = "output label '" + std::string(1, static_cast<char>(l)) + "' occurs more than once";
+        return false;
+      }
+    for (int l : rhs)
       if (!p->size.count(l)) {
         *err = "output label '" + std::string(1, static_cast<char>(l)) + "' does not occur in any input term";
         return false;

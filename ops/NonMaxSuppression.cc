@@ -6,8 +6,9 @@
 // Candidates go by descending score, equal scores by lower box index first; a candidate is
 // dropped when its IoU with an already selected box of its class is > iou_threshold (boxes
 // that do not overlap or have no area have IoU 0). Output: int64 [n, 3] rows (batch, class,
-// box) in batch, class, selection order; n depends on the data (InferShape writes [-1, 3]).
+// box) in batch, class, selection order; a NaN score goes after every number; n depends on the data (InferShape writes [-1, 3]).
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "common/index_util.h"
@@ -73,10 +74,13 @@ bool OptionalScalar(gert::EagerOpExecutionContext *ctx, size_t index, const char
 }
 
 bool ReadParams(gert::EagerOpExecutionContext *ctx, Params *p) {
+  const gert::Tensor *m = ctx->GetOptionalInputTensor(2);
+  std::vector<int64_t> mv;
+  if (m != nullptr && !ReadIndexInput(ctx, m, "max_output_boxes_per_class", &mv)) return false;
+  if (mv.size() > 1) return Fail(ctx, "max_output_boxes_per_class must hold one value, got " + std::to_string(mv.size())), false;
+  if (mv.size() == 1) p->max_out = std::max<int64_t>(mv[0], 0);
   bool present = false;
   double v = 0;
-  if (!OptionalScalar(ctx, 2, "max_output_boxes_per_class", &present, &v)) return false;
-  if (present) p->max_out = std::max<int64_t>(static_cast<int64_t>(v), 0);
   if (!OptionalScalar(ctx, 3, "iou_threshold", &present, &v)) return false;
   if (present) p->iou = v;
   if (!OptionalScalar(ctx, 4, "score_threshold", &p->has_score, &p->score)) return false;
@@ -88,7 +92,10 @@ std::vector<int64_t> SelectClass(const std::vector<Box> &boxes, const double *sc
   std::vector<int64_t> order;
   for (size_t i = 0; i < boxes.size(); ++i)
     if (!p.has_score || scores[i] > p.score) order.push_back(static_cast<int64_t>(i));
-  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) { return scores[a] > scores[b]; });
+  // Descending score, NaN after every number (a strict weak order even with NaN).
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return !std::isnan(scores[a]) && (std::isnan(scores[b]) || scores[a] > scores[b]);
+  });
   std::vector<int64_t> kept;
   for (int64_t c : order) {
     if (static_cast<int64_t>(kept.size()) >= p.max_out) break;

@@ -6,7 +6,9 @@
 // coordinates by -0.5; "output_half_pixel" (opset 10's only behaviour) does not and makes rois
 // at least 1x1. A sample outside [-1, H] x [-1, W] is 0; others clamp to the border. "max" takes
 // the largest of the four weighted corner terms w_k * v_k of each sample, as ONNX's reference
-// implementation and ONNX Runtime do. Math in double; Y has X's dtype.
+// implementation and ONNX Runtime do. Math in double; Y has X's dtype. Non-finite rois and a
+// bin of more than 2^20 samples fail.
+#include <algorithm>
 #include <cmath>
 
 #include "common/index_util.h"
@@ -75,43 +77,69 @@ Sample MakeSample(double y, double x, int64_t h, int64_t w) {
   return s;
 }
 
-// The samples of every bin of one roi, bin-major (oh * ow bins of gh * gw samples); sets *count.
-std::vector<Sample> RoiSamples(const double *roi, const Attrs &a, int64_t h, int64_t w, int64_t *count) {
+// Sampling of one roi: the first bin's corner, the bin size and the samples per bin.
+struct RoiGrid {
+  double y0 = 0, x0 = 0, bh = 0, bw = 0;
+  int64_t gh = 0, gw = 0, count = 1;
+};
+
+// Largest sampling grid of one bin (a roi of absurd size fails instead of running for hours).
+constexpr int64_t kMaxBinSamples = int64_t{1} << 20;
+
+bool MakeGrid(const gert::ExtendedKernelContext *ctx, const double *roi, const Attrs &a, int64_t n, RoiGrid *g) {
   const double off = a.half_pixel ? 0.5 : 0.0;
-  const double x0 = roi[0] * a.scale - off, y0 = roi[1] * a.scale - off;
-  double rw = roi[2] * a.scale - off - x0, rh = roi[3] * a.scale - off - y0;
+  for (int k = 0; k < 4; ++k)
+    if (!std::isfinite(roi[k])) return Fail(ctx, "rois[" + std::to_string(n) + "] is not finite"), false;
+  g->x0 = roi[0] * a.scale - off, g->y0 = roi[1] * a.scale - off;
+  double rw = roi[2] * a.scale - off - g->x0, rh = roi[3] * a.scale - off - g->y0;
   if (!a.half_pixel) rw = std::max(rw, 1.0), rh = std::max(rh, 1.0);
-  const double bh = rh / static_cast<double>(a.oh), bw = rw / static_cast<double>(a.ow);
-  const int64_t gh = a.ratio > 0 ? a.ratio : static_cast<int64_t>(std::ceil(rh / static_cast<double>(a.oh)));
-  const int64_t gw = a.ratio > 0 ? a.ratio : static_cast<int64_t>(std::ceil(rw / static_cast<double>(a.ow)));
-  *count = std::max<int64_t>(gh * gw, 1);
+  g->bh = rh / static_cast<double>(a.oh), g->bw = rw / static_cast<double>(a.ow);
+  const double gh = a.ratio > 0 ? static_cast<double>(a.ratio) : std::ceil(g->bh);
+  const double gw = a.ratio > 0 ? static_cast<double>(a.ratio) : std::ceil(g->bw);
+  if (gh * gw > static_cast<double>(kMaxBinSamples))
+    return Fail(ctx, "rois[" + std::to_string(n) + "] needs more than 2^20 samples per bin"), false;
+  g->gh = std::max<int64_t>(static_cast<int64_t>(gh), 0), g->gw = std::max<int64_t>(static_cast<int64_t>(gw), 0);
+  g->count = std::max<int64_t>(g->gh * g->gw, 1);
+  return true;
+}
+
+// The samples of bin (ph, pw).
+std::vector<Sample> BinSamples(const RoiGrid &g, int64_t ph, int64_t pw, int64_t h, int64_t w) {
   std::vector<Sample> s;
-  for (int64_t ph = 0; ph < a.oh; ++ph)
-    for (int64_t pw = 0; pw < a.ow; ++pw)
-      for (int64_t iy = 0; iy < gh; ++iy)
-        for (int64_t ix = 0; ix < gw; ++ix)
-          s.push_back(MakeSample(y0 + static_cast<double>(ph) * bh + (static_cast<double>(iy) + 0.5) * bh / static_cast<double>(gh),
-                                 x0 + static_cast<double>(pw) * bw + (static_cast<double>(ix) + 0.5) * bw / static_cast<double>(gw),
-                                 h, w));
+  for (int64_t iy = 0; iy < g.gh; ++iy)
+    for (int64_t ix = 0; ix < g.gw; ++ix) {
+      const double y = g.y0 + static_cast<double>(ph) * g.bh + (static_cast<double>(iy) + 0.5) * g.bh / static_cast<double>(g.gh);
+      const double x = g.x0 + static_cast<double>(pw) * g.bw + (static_cast<double>(ix) + 0.5) * g.bw / static_cast<double>(g.gw);
+      s.push_back(MakeSample(y, x, h, w));
+    }
   return s;
 }
 
+// One output value from the samples of its bin over `plane`.
 template <typename T>
-void Pool(const T *plane, const std::vector<Sample> &s, int64_t count, const Attrs &a, T *out) {
-  const size_t per_bin = s.size() / static_cast<size_t>(a.oh * a.ow);
-  for (int64_t b = 0; b < a.oh * a.ow; ++b) {
-    double acc = 0;
-    for (size_t k = 0; k < per_bin; ++k) {
-      const Sample &p = s[static_cast<size_t>(b) * per_bin + k];
-      double v = a.max ? p.w[0] * static_cast<double>(plane[p.pos[0]]) : 0.0;
-      for (int c = 0; c < 4; ++c) {
-        const double t = p.w[c] * static_cast<double>(plane[p.pos[c]]);
-        v = a.max ? std::max(v, t) : v + t;
-      }
-      acc = a.max ? (k == 0 ? v : std::max(acc, v)) : acc + v;
+T Pool(const T *plane, const std::vector<Sample> &s, int64_t count, bool max) {
+  double acc = 0;
+  for (size_t k = 0; k < s.size(); ++k) {
+    const Sample &p = s[k];
+    double v = max ? p.w[0] * static_cast<double>(plane[p.pos[0]]) : 0.0;
+    for (int c = 0; c < 4; ++c) {
+      const double t = p.w[c] * static_cast<double>(plane[p.pos[c]]);
+      v = max ? std::max(v, t) : v + t;
     }
-    out[b] = static_cast<T>(a.max ? acc : acc / static_cast<double>(count));
+    acc = max ? (k == 0 ? v : std::max(acc, v)) : acc + v;
   }
+  return static_cast<T>(max ? acc : acc / static_cast<double>(count));
+}
+
+template <typename T>
+void PoolRoi(const T *x, T *y, const RoiGrid &g, const Attrs &a, const Dims &xd, int64_t b, int64_t n) {
+  const int64_t c_n = xd[1], hw = xd[2] * xd[3], ohw = a.oh * a.ow;
+  for (int64_t ph = 0; ph < a.oh; ++ph)
+    for (int64_t pw = 0; pw < a.ow; ++pw) {
+      const auto s = BinSamples(g, ph, pw, xd[2], xd[3]);
+      for (int64_t c = 0; c < c_n; ++c)
+        y[(n * c_n + c) * ohw + ph * a.ow + pw] = Pool<T>(x + (b * c_n + c) * hw, s, g.count, a.max);
+    }
 }
 }  // namespace
 
@@ -145,21 +173,18 @@ class RoiAlign : public ge::EagerExecuteOp, public ge::ShapeInferOp {
                            std::to_string(idx.size()) + " indices");
     gert::Tensor *y = AllocChecked(ctx, 0, {rd[0], xd[1], a.oh, a.ow}, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;
-    const int64_t hw = xd[2] * xd[3], ohw = a.oh * a.ow;
+    if (xd[2] <= 0 || xd[3] <= 0) return Fail(ctx, "X must have a non-empty height and width, got " + DimsToString(xd));
     for (int64_t n = 0; n < rd[0]; ++n) {
       const int64_t b = idx[static_cast<size_t>(n)];
       if (b < 0 || b >= xd[0])
         return Fail(ctx, "batch_indices[" + std::to_string(n) + "] = " + std::to_string(b) + " is outside [0, " +
                              std::to_string(xd[0] - 1) + "]");
-      int64_t count = 1;
-      const auto s = RoiSamples(&rois[static_cast<size_t>(n * 4)], a, xd[2], xd[3], &count);
-      for (int64_t c = 0; c < xd[1]; ++c) {
-        const int64_t in_off = (b * xd[1] + c) * hw, out_off = (n * xd[1] + c) * ohw;
-        switch (x->GetDataType()) {
-          OPENATC_OPS_FLOAT_CASES(Pool<T>(x->GetData<T>() + in_off, s, count, a, y->GetData<T>() + out_off))
-          default:
-            return Fail(ctx, "unsupported X dtype " + DtypeName(x->GetDataType()));
-        }
+      RoiGrid g;
+      if (!MakeGrid(ctx, &rois[static_cast<size_t>(n * 4)], a, n, &g)) return ge::GRAPH_FAILED;
+      switch (x->GetDataType()) {
+        OPENATC_OPS_FLOAT_CASES(PoolRoi<T>(x->GetData<T>(), y->GetData<T>(), g, a, xd, b, n))
+        default:
+          return Fail(ctx, "unsupported X dtype " + DtypeName(x->GetDataType()));
       }
     }
     return ge::GRAPH_SUCCESS;

@@ -74,6 +74,11 @@ TEST_CASE("NonMaxSuppression: strict IoU and score thresholds, ties, zero-area b
   CHECK(Values<int64_t>(RunOp(edge)[0]) == I64{0, 0, 0, 0, 0, 1});
   edge.inputs[3] = OpInput(Fl({1}, {0.8333f}));
   CHECK(Values<int64_t>(RunOp(edge)[0]) == I64{0, 0, 0});
+  // Disjoint boxes: a NaN score goes last.
+  o = RunOp({"NonMaxSuppression", {{Fl({1, 3, 4}, {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5})},
+                                   {Fl({1, 1, 3}, {NAN, 0.5f, 0.7f})},
+                                   {In({1}, {INT64_MAX})}}});
+  CHECK(Values<int64_t>(o[0]) == I64{0, 0, 2, 0, 0, 1, 0, 0, 0});
   CHECK_FAILS_WITH(OpCase("NonMaxSuppression", {{Fl({1, 3, 3}, F(9, 0))}, {kScores}, {In({1}, {3})}}),
                    "boxes must be [batches, boxes, 4], got [1, 3, 3]");
   CHECK_FAILS_WITH(OpCase("NonMaxSuppression", {{kBoxes}, {Fl({1, 1, 2}, {1, 2})}, {In({1}, {3})}}),
@@ -146,6 +151,8 @@ TEST_CASE("Einsum: implicit output, transpose, trace, diagonal, ellipsis broadca
   CHECK_FAILS_WITH(OpCase("Einsum", {{a}}, eq("ij,jk")), "has 2 input terms for 1 inputs");
   CHECK_FAILS_WITH(OpCase("Einsum", {{Fl({2, 3}, F(6, 1))}, {a}}, eq("ij,jk")), "where its label has size 3");
   CHECK_FAILS_WITH(OpCase("Einsum", {{a}}, eq("ij->k")), "output label 'k' does not occur");
+  CHECK_FAILS_WITH(OpCase("Einsum", {{a}}, eq("ij->ii")), "output label 'i' occurs more than once");
+  CHECK_FAILS_WITH(OpCase("Einsum", {{a}}, eq("ij->i->j")), "unexpected character '-'");
   CHECK_FAILS_WITH(OpCase("Einsum", {{a}}, eq("i1")), "unexpected character '1'");
   CHECK_FAILS_WITH(OpCase("Einsum", {{a}}, eq("ijk")), "does not fit input 0 of shape [2, 2]");
 }
@@ -173,5 +180,9 @@ TEST_CASE("RoiAlign: opset defaults, avg and max, scale, border clamp, outside s
   CHECK(Values<float>(run(Fl({1, 4}, {3, 3, 5, 5}), {{"onnx_opset", IntAttr(10)}})) == F{0});  // (4, 4) is outside
   CHECK_FAILS_WITH(OpCase("RoiAlign", {{x}, {roi}, {In({1}, {1})}}), "batch_indices[0] = 1 is outside [0, 0]");
   CHECK_FAILS_WITH(OpCase("RoiAlign", {{x}, {roi}, {b0}}, {{"mode", StringAttr("sum")}}), "mode must be avg or max");
+  CHECK_FAILS_WITH(OpCase("RoiAlign", {{x}, {Fl({1, 4}, {0, NAN, 1, 1})}, {b0}}), "rois[0] is not finite");
+  CHECK_FAILS_WITH(OpCase("RoiAlign", {{x}, {Fl({1, 4}, {0, 0, 1e30f, 1e30f})}, {b0}}),
+                   "rois[0] needs more than 2^20 samples per bin");
+  CHECK_FAILS_WITH(OpCase("RoiAlign", {{Fl({1, 1, 0, 2}, {})}, {roi}, {b0}}), "non-empty height and width");
   CHECK_FAILS_WITH(OpCase("RoiAlign", {{x}, {Fl({1, 3}, {0, 0, 1})}, {b0}}), "rois must be [num_rois, 4]");
 }
