@@ -69,11 +69,9 @@ std::string Strip(const std::string &s) {
   return r;
 }
 
-// Parses the equation for inputs of `shapes`; false with `err` set on a bad equation or shapes.
-bool MakePlan(const std::string &equation, const std::vector<Dims> &shapes, Plan *p, std::string *err) {
-  const std::string eq = Strip(equation);
-  const size_t arrow = eq.find("->");
-  const std::string lhs = eq.substr(0, arrow);
+// The input terms of `lhs` as labels (ellipsis dims right-aligned) into p->in; sets *max_ell.
+bool InputLabels(const std::string &lhs, const std::string &equation, const std::vector<Dims> &shapes, Plan *p,
+                 size_t *max_ell, std::string *err) {
   std::vector<std::string> terms(1);
   for (char c : lhs)
     if (c == ',') terms.emplace_back();
@@ -83,21 +81,26 @@ bool MakePlan(const std::string &equation, const std::vector<Dims> &shapes, Plan
            std::to_string(shapes.size()) + " inputs";
     return false;
   }
-  size_t max_ell = 0;
   std::vector<size_t> ells(shapes.size());
   for (size_t i = 0; i < terms.size(); ++i) {
     std::vector<int> t, e;
     if (!ParseTerm(terms[i], &t, err)) return false;
     if (!Expand(t, shapes[i].size(), &ells[i], &e)) {
-      *err = "term '" + terms[i] + "' does not fit input " + std::to_string(i) + " of shape " + DimsToString(shapes[i]);
+      *err = "term '" + terms[i] + "' does not fit input " + std::to_string(i) + " of shape " +
+             DimsToString(shapes[i]);
       return false;
     }
-    max_ell = std::max(max_ell, ells[i]);
+    *max_ell = std::max(*max_ell, ells[i]);
     p->in.push_back(e);
   }
   for (size_t i = 0; i < p->in.size(); ++i)  // right-align ellipsis dims: dim k of e is label E - e + k
     for (int &l : p->in[i])
-      if (l <= -2) l = kEllipsis + static_cast<int>(max_ell - ells[i]) + (-2 - l);
+      if (l <= -2) l = kEllipsis + static_cast<int>(*max_ell - ells[i]) + (-2 - l);
+  return true;
+}
+
+// p->size from the inputs' dims: a letter's dims must agree, ellipsis dims of size 1 broadcast.
+bool LabelSizes(const std::vector<Dims> &shapes, Plan *p, std::string *err) {
   for (size_t i = 0; i < p->in.size(); ++i)
     for (size_t k = 0; k < p->in[i].size(); ++k) {
       const int l = p->in[i][k];
@@ -117,34 +120,45 @@ bool MakePlan(const std::string &equation, const std::vector<Dims> &shapes, Plan
              " where its label has size " + std::to_string(cur);
       return false;
     }
-  std::vector<int> rhs;
-  if (arrow != std::string::npos) {
+  return true;
+}
+
+// p->out from the explicit output term `rhs`, or (implicit) the ellipsis dims and the letters used once.
+bool OutputLabels(bool has_rhs, const std::string &rhs, size_t max_ell, Plan *p, std::string *err) {
+  std::vector<int> out;
+  if (has_rhs) {
     std::vector<int> t;
-    if (!ParseTerm(eq.substr(arrow + 2), &t, err)) return false;
+    if (!ParseTerm(rhs, &t, err)) return false;
     for (int l : t)
-      if (l != -1) rhs.push_back(l);
+      if (l != -1) out.push_back(l);
       else
-        for (size_t k = 0; k < max_ell; ++k) rhs.push_back(kEllipsis + static_cast<int>(k));
-    for (int l : rhs)
-      if (std::count(rhs.begin(), rhs.end(), l) > 1) {
-        *err = "output label '" + std::string(1, static_cast<char>(l)) + "' occurs more than once";
-        return false;
-      }
-    for (int l : rhs)
-      if (!p->size.count(l)) {
-        *err = "output label '" + std::string(1, static_cast<char>(l)) + "' does not occur in any input term";
-        return false;
-      }
+        for (size_t k = 0; k < max_ell; ++k) out.push_back(kEllipsis + static_cast<int>(k));
+    for (int l : out) {
+      const std::string name = "output label '" + std::string(1, static_cast<char>(l)) + "'";
+      if (std::count(out.begin(), out.end(), l) > 1) return *err = name + " occurs more than once", false;
+      if (!p->size.count(l)) return *err = name + " does not occur in any input term", false;
+    }
   } else {
-    for (size_t k = 0; k < max_ell; ++k) rhs.push_back(kEllipsis + static_cast<int>(k));
+    for (size_t k = 0; k < max_ell; ++k) out.push_back(kEllipsis + static_cast<int>(k));
     std::map<int, int> uses;
     for (const auto &t : p->in)
       for (int l : t) ++uses[l];
     for (const auto &[l, n] : uses)
-      if (l < kEllipsis && n == 1) rhs.push_back(l);
+      if (l < kEllipsis && n == 1) out.push_back(l);
   }
-  p->out = rhs;
+  p->out = out;
   return true;
+}
+
+// Parses the equation for inputs of `shapes`; false with `err` set on a bad equation or shapes.
+bool MakePlan(const std::string &equation, const std::vector<Dims> &shapes, Plan *p, std::string *err) {
+  const std::string eq = Strip(equation);
+  const size_t arrow = eq.find("->");
+  size_t max_ell = 0;
+  if (!InputLabels(eq.substr(0, arrow), equation, shapes, p, &max_ell, err)) return false;
+  if (!LabelSizes(shapes, p, err)) return false;
+  const bool has_rhs = arrow != std::string::npos;
+  return OutputLabels(has_rhs, has_rhs ? eq.substr(arrow + 2) : "", max_ell, p, err);
 }
 
 Dims OutDims(const Plan &p) {

@@ -6,7 +6,8 @@
 // Candidates go by descending score, equal scores by lower box index first; a candidate is
 // dropped when its IoU with an already selected box of its class is > iou_threshold (boxes
 // that do not overlap or have no area have IoU 0). Output: int64 [n, 3] rows (batch, class,
-// box) in batch, class, selection order; a NaN score goes after every number; n depends on the data (InferShape writes [-1, 3]).
+// box) in batch, class, selection order; a NaN score goes after every number; n depends on the
+// data (InferShape writes [-1, 3]).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -65,9 +66,11 @@ bool OptionalScalar(gert::EagerOpExecutionContext *ctx, size_t index, const char
   *present = false;
   if (t == nullptr) return true;
   std::vector<double> vals;
-  if (!ReadAsDouble(t, &vals)) return Fail(ctx, std::string(what) + " has unsupported dtype " + DtypeName(t->GetDataType())), false;
+  if (!ReadAsDouble(t, &vals))
+    return Fail(ctx, std::string(what) + " has unsupported dtype " + DtypeName(t->GetDataType())), false;
   if (vals.empty()) return true;  // an empty tensor reads as absent, as ONNX's reference does
-  if (vals.size() != 1) return Fail(ctx, std::string(what) + " must hold one value, got " + std::to_string(vals.size())), false;
+  if (vals.size() != 1)
+    return Fail(ctx, std::string(what) + " must hold one value, got " + std::to_string(vals.size())), false;
   *present = true;
   *v = vals[0];
   return true;
@@ -77,7 +80,8 @@ bool ReadParams(gert::EagerOpExecutionContext *ctx, Params *p) {
   const gert::Tensor *m = ctx->GetOptionalInputTensor(2);
   std::vector<int64_t> mv;
   if (m != nullptr && !ReadIndexInput(ctx, m, "max_output_boxes_per_class", &mv)) return false;
-  if (mv.size() > 1) return Fail(ctx, "max_output_boxes_per_class must hold one value, got " + std::to_string(mv.size())), false;
+  if (mv.size() > 1)
+    return Fail(ctx, "max_output_boxes_per_class must hold one value, got " + std::to_string(mv.size())), false;
   if (mv.size() == 1) p->max_out = std::max<int64_t>(mv[0], 0);
   bool present = false;
   double v = 0;
@@ -139,9 +143,11 @@ class NonMaxSuppression : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     std::vector<int64_t> rows;
     std::vector<Box> boxes(static_cast<size_t>(n));
     for (int64_t b = 0; b < nb; ++b) {
-      for (int64_t i = 0; i < n; ++i) boxes[static_cast<size_t>(i)] = ToBox(&bv[static_cast<size_t>((b * n + i) * 4)], cpb == 1);
+      for (int64_t i = 0; i < n; ++i)
+        boxes[static_cast<size_t>(i)] = ToBox(&bv[static_cast<size_t>((b * n + i) * 4)], cpb == 1);
       for (int64_t c = 0; c < nc; ++c)
-        for (int64_t k : SelectClass(boxes, &sv[static_cast<size_t>((b * nc + c) * n)], p)) rows.insert(rows.end(), {b, c, k});
+        for (int64_t k : SelectClass(boxes, &sv[static_cast<size_t>((b * nc + c) * n)], p))
+          rows.insert(rows.end(), {b, c, k});
     }
     gert::Tensor *y = AllocChecked(ctx, 0, {static_cast<int64_t>(rows.size() / 3), 3}, ge::DT_INT64);
     if (y == nullptr) return ge::GRAPH_FAILED;

@@ -108,8 +108,10 @@ std::vector<Sample> BinSamples(const RoiGrid &g, int64_t ph, int64_t pw, int64_t
   std::vector<Sample> s;
   for (int64_t iy = 0; iy < g.gh; ++iy)
     for (int64_t ix = 0; ix < g.gw; ++ix) {
-      const double y = g.y0 + static_cast<double>(ph) * g.bh + (static_cast<double>(iy) + 0.5) * g.bh / static_cast<double>(g.gh);
-      const double x = g.x0 + static_cast<double>(pw) * g.bw + (static_cast<double>(ix) + 0.5) * g.bw / static_cast<double>(g.gw);
+      const double y = g.y0 + static_cast<double>(ph) * g.bh +
+                       (static_cast<double>(iy) + 0.5) * g.bh / static_cast<double>(g.gh);
+      const double x = g.x0 + static_cast<double>(pw) * g.bw +
+                       (static_cast<double>(ix) + 0.5) * g.bw / static_cast<double>(g.gw);
       s.push_back(MakeSample(y, x, h, w));
     }
   return s;
