@@ -4,7 +4,8 @@
 // every element/slice of X its position in Y) and counts (int64, occurrences of each).
 // sorted=1 (default): Y ascending (slices compared lexicographically in row-major order);
 // sorted=0: Y in order of first occurrence. NaN sorts after every number and equals NaN (as
-// numpy.unique does). Every output's size depends on the data (InferShape writes -1).
+// numpy.unique does). Every output's size depends on the data (InferShape writes -1). A node
+// may name fewer outputs (Y only, ...); only those are written.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -124,7 +125,7 @@ class Unique : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const ge::DataType d = ctx->GetInputDataType(0);
     if (!IsOnnxDtype(d) || d == ge::DT_BF16) return Fail(ctx, "unsupported X dtype " + DtypeName(d));
     if (ctx->SetOutputDataType(0, d) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
-    for (size_t i = 1; i < 4; ++i)
+    for (size_t i = 1; i < 4 && i < ctx->GetComputeNodeOutputNum(); ++i)
       if (ctx->SetOutputDataType(i, ge::DT_INT64) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
     return ge::GRAPH_SUCCESS;
   }
@@ -142,7 +143,7 @@ class Unique : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       d[static_cast<size_t>(ax)] = -1;
     }
     *ctx->GetOutputShape(0) = ToShape(d);
-    for (size_t i = 1; i < 4; ++i) *ctx->GetOutputShape(i) = ToShape({-1});
+    for (size_t i = 1; i < 4 && i < ctx->GetComputeNodeOutputNum(); ++i) *ctx->GetOutputShape(i) = ToShape({-1});
     return ge::GRAPH_SUCCESS;
   }
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
@@ -175,9 +176,10 @@ class Unique : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       GatherSlices<U>(static_cast<const U *>(x->GetAddr()), static_cast<U *>(y->GetAddr()), l, g.first);
     });
     if (!ok) return Fail(ctx, "unsupported X dtype " + DtypeName(dt));
-    if (WriteInts(ctx, 1, g.first) != ge::GRAPH_SUCCESS || WriteInts(ctx, 2, g.inverse) != ge::GRAPH_SUCCESS)
-      return ge::GRAPH_FAILED;
-    return WriteInts(ctx, 3, g.counts);
+    const std::vector<int64_t> *extra[] = {&g.first, &g.inverse, &g.counts};
+    for (size_t i = 1; i < 4 && i < ctx->GetComputeNodeOutputNum(); ++i)
+      if (WriteInts(ctx, i, *extra[i - 1]) != ge::GRAPH_SUCCESS) return ge::GRAPH_FAILED;
+    return ge::GRAPH_SUCCESS;
   }
 };
 REG_AUTO_MAPPING_OP(Unique);

@@ -94,6 +94,9 @@ TEST_CASE("Unique: flattened and along an axis, sorted and unsorted, NaN, int64,
   CHECK(Values<int64_t>(o[1]) == I64{1, 0, 3, 4});
   CHECK(Values<int64_t>(o[2]) == I64{1, 0, 0, 2, 3, 2});
   CHECK(Values<int64_t>(o[3]) == I64{2, 1, 2, 1});
+  o = RunOp({"Unique", {{x}}, {}, 1});  // a node that names only Y
+  REQUIRE(o.size() == 1);
+  CHECK(Values<float>(o[0]) == F{1, 2, 3, 4});
   o = RunOp({"Unique", {{x}}, {{"sorted", IntAttr(0)}}, 4});
   CHECK(Values<float>(o[0]) == F{2, 1, 3, 4});
   CHECK(Values<int64_t>(o[1]) == I64{0, 1, 3, 4});
