@@ -11,6 +11,7 @@
 #include "openatc/om/model.h"
 #include "openatc/opp/deliverable.h"
 #include "openatc/runtime/model.h"
+#include "pass_graph_builder.h"
 #include "run_command.h"
 
 using namespace openatc;
@@ -27,80 +28,8 @@ const opp::CompileOppSet &Opp() {
   return *set;
 }
 
-ir::TensorDesc Desc(ge::DataType dt, std::vector<int64_t> shape) {
-  ir::TensorDesc d;
-  d.dtype = dt;
-  d.shape = shape;
-  d.origin_shape = shape;
-  return d;
-}
-
-// Builds a graph node by node; every helper returns the new node's index.
-struct Builder {
-  ir::Graph g;
-
-  int32_t Add(ir::Node n) {
-    n.input_descs.resize(n.inputs.size());
-    g.nodes.push_back(std::move(n));
-    return static_cast<int32_t>(g.nodes.size() - 1);
-  }
-  int32_t Data(const std::string &name, ge::DataType dt, std::vector<int64_t> shape) {
-    ir::Node n;
-    n.name = name;
-    n.type = ir::kData;
-    n.inputs = {{-1, 0}};
-    ir::AttrValue index;
-    index.kind = ir::AttrKind::kInt;
-    index.i = static_cast<int64_t>(g.inputs.size());
-    n.attrs["index"] = index;
-    n.output_descs = {Desc(dt, shape)};
-    int32_t i = Add(std::move(n));
-    g.nodes.back().input_descs = {Desc(dt, shape)};
-    g.inputs.push_back(i);
-    return i;
-  }
-  template <typename T>
-  int32_t Const(const std::string &name, ge::DataType dt, std::vector<int64_t> shape, const std::vector<T> &v) {
-    ir::Node n;
-    n.name = name;
-    n.type = ir::kConst;
-    ir::AttrValue a;
-    a.kind = ir::AttrKind::kTensor;
-    a.t = std::make_shared<ir::ConstTensor>();
-    a.t->desc = Desc(dt, shape);
-    a.t->data = ir::Bytes::Copy(v.data(), v.size() * sizeof(T));
-    n.attrs["value"] = a;
-    n.output_descs = {Desc(dt, shape)};
-    return Add(std::move(n));
-  }
-  int32_t Op(const std::string &name, const std::string &type, std::vector<int32_t> inputs,
-             std::map<std::string, ir::AttrValue> attrs = {}) {
-    ir::Node n;
-    n.name = name;
-    n.type = type;
-    for (int32_t i : inputs) n.inputs.push_back({i, 0});
-    n.attrs = std::move(attrs);
-    n.output_descs.resize(1);
-    return Add(std::move(n));
-  }
-  void Output(std::vector<int32_t> nodes) {
-    ir::Node n;
-    n.name = "Node_Output";
-    n.type = ir::kNetOutput;
-    for (int32_t i : nodes) {
-      n.inputs.push_back({i, 0});
-      g.outputs.push_back({i, 0});
-    }
-    Add(std::move(n));
-  }
-};
-
-ir::AttrValue Int(int64_t v) {
-  ir::AttrValue a;
-  a.kind = ir::AttrKind::kInt;
-  a.i = v;
-  return a;
-}
+using pass_test::Builder;
+using pass_test::Int;
 
 om::Model Compile(ir::Graph g) {
   compiler::CompileOptions opts;

@@ -1,5 +1,6 @@
-// A small IR graph builder for the graph pass tests (tests/compiler/graph_passes_test.cc):
-// Data, float32 Const and op nodes, a NetOutput, and compiling with a fusion switch file.
+// A small IR graph builder for the compiler tests (tests/compiler/graph_passes_test.cc,
+// constant_folding_test.cc): Data, Const and op nodes, a NetOutput, and compiling with a fusion
+// switch file.
 #ifndef OPENATC_TESTS_COMPILER_PASS_GRAPH_BUILDER_H_
 #define OPENATC_TESTS_COMPILER_PASS_GRAPH_BUILDER_H_
 
@@ -62,21 +63,26 @@ struct Builder {
     g.nodes.push_back(std::move(n));
     return static_cast<int32_t>(g.nodes.size() - 1);
   }
-  int32_t Data(const std::string &name, std::vector<int64_t> shape) {
+  int32_t Data(const std::string &name, ge::DataType dt, std::vector<int64_t> shape) {
     ir::Node n;
     n.name = name;
     n.type = ir::kData;
     n.inputs = {{-1, 0}};
     n.attrs["index"] = Int(static_cast<int64_t>(g.inputs.size()));
-    n.output_descs = {Desc(ge::DT_FLOAT, shape)};
+    n.output_descs = {Desc(dt, shape)};
     int32_t i = Add(std::move(n));
-    g.nodes.back().input_descs = {Desc(ge::DT_FLOAT, shape)};
+    g.nodes.back().input_descs = {Desc(dt, shape)};
     g.inputs.push_back(i);
     return i;
   }
+  int32_t Data(const std::string &name, std::vector<int64_t> shape) { return Data(name, ge::DT_FLOAT, shape); }
   template <typename T = float>
   int32_t Const(const std::string &name, std::vector<int64_t> shape, const std::vector<T> &v,
                 ge::DataType dt = ge::DT_FLOAT) {
+    return Const<T>(name, dt, shape, v);
+  }
+  template <typename T>
+  int32_t Const(const std::string &name, ge::DataType dt, std::vector<int64_t> shape, const std::vector<T> &v) {
     ir::Node n;
     n.name = name;
     n.type = ir::kConst;
