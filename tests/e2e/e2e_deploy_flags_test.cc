@@ -25,7 +25,7 @@ tensor_io::HostTensor Ones(const std::vector<int64_t> &shape) {
   for (int64_t d : shape) n *= static_cast<size_t>(d);
   std::vector<float> v(n, 1.0f);
   t.data.resize(n * 4);
-  std::memcpy(t.data.data(), v.data(), t.data.size());
+  if (n != 0) std::memcpy(t.data.data(), v.data(), t.data.size());  // an empty tensor has no data pointer
   return t;
 }
 }  // namespace
