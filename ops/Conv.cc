@@ -113,7 +113,7 @@ class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     p.y = yd;
     p.group = group;
     p.win = win;
-    const std::string po = dnnl_util::ParsePostOps(dnnl_util::AttrStrings(ctx, kPostOps), AttrFloats(ctx, kPostAlpha),
+    const std::string po = dnnl_util::ParsePostOps(AttrStrings(ctx, kPostOps), AttrFloats(ctx, kPostAlpha),
                                                    AttrFloats(ctx, kPostBeta), &p.post_ops);
     if (!po.empty()) return Fail(ctx, po);
     return RunConvolution(ctx, &cache_, p, *x, *w, b, *y, ctx->GetOptionalInputTensor(3));

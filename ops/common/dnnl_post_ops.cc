@@ -27,17 +27,6 @@ uint32_t Bits(float f) {
 
 }  // namespace
 
-std::vector<std::string> AttrStrings(const gert::ExtendedKernelContext *ctx, size_t index) {
-  const gert::RuntimeAttrs *a = ctx->GetAttrs();
-  const char *p = a ? a->GetStr(index) : nullptr;
-  std::vector<std::string> out;
-  while (p != nullptr && *p != '\0') {
-    out.emplace_back(p);
-    p += out.back().size() + 1;
-  }
-  return out;
-}
-
 std::string ParsePostOps(const std::vector<std::string> &algs, const std::vector<float> &alpha,
                          const std::vector<float> &beta, std::vector<PostOpSpec> *out) {
   if (alpha.size() != algs.size() || beta.size() != algs.size())

@@ -28,10 +28,6 @@ struct PostOpSpec {
   float alpha = 0.0f, beta = 0.0f;
 };
 
-/// A ListString attribute as RuntimeAttrs holds it (the strings joined by NUL, an empty string
-/// ending the list; sdk/gert/src/attr_table.cc); empty when absent.
-std::vector<std::string> AttrStrings(const gert::ExtendedKernelContext *ctx, size_t index);
-
 /// Pairs the three attribute lists; "" or why they do not fit together (lengths differ, an
 /// unknown algorithm, more than one binary_add).
 std::string ParsePostOps(const std::vector<std::string> &algs, const std::vector<float> &alpha,

@@ -129,4 +129,15 @@ std::vector<float> AttrFloats(const gert::ExtendedKernelContext *ctx, size_t ind
   return v ? std::vector<float>(v->GetData(), v->GetData() + v->GetSize()) : std::vector<float>{};
 }
 
+std::vector<std::string> AttrStrings(const gert::ExtendedKernelContext *ctx, size_t index) {
+  const gert::RuntimeAttrs *a = ctx->GetAttrs();
+  const char *p = a ? a->GetStr(index) : nullptr;
+  std::vector<std::string> out;
+  while (p != nullptr && *p != '\0') {
+    out.emplace_back(p);
+    p += out.back().size() + 1;
+  }
+  return out;
+}
+
 }  // namespace openatc_ops

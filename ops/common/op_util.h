@@ -70,6 +70,9 @@ float AttrFloat(const gert::ExtendedKernelContext *ctx, size_t index, float def)
 std::string AttrStr(const gert::ExtendedKernelContext *ctx, size_t index, const std::string &def);
 std::vector<int64_t> AttrInts(const gert::ExtendedKernelContext *ctx, size_t index);
 std::vector<float> AttrFloats(const gert::ExtendedKernelContext *ctx, size_t index);
+/// A ListString attribute as RuntimeAttrs holds it (the strings joined by NUL, an empty string
+/// ending the list; sdk/gert/src/attr_table.cc); empty when absent.
+std::vector<std::string> AttrStrings(const gert::ExtendedKernelContext *ctx, size_t index);
 
 }  // namespace openatc_ops
 

@@ -5,7 +5,6 @@
 #include <cctype>
 #include <cmath>
 
-#include "common/dnnl_post_ops.h"
 #include "common/movement.h"
 
 namespace openatc_ops::recurrent {
@@ -37,7 +36,7 @@ std::string Lower(std::string s) {
 
 // The activations of every direction; "" or what is wrong.
 std::string ParseActivations(const gert::ExtendedKernelContext *ctx, const OpSpec &spec, Problem *pb) {
-  std::vector<std::string> names = dnnl_util::AttrStrings(ctx, kActivations);
+  std::vector<std::string> names = AttrStrings(ctx, kActivations);
   const std::vector<float> alpha = AttrFloats(ctx, kAlpha), beta = AttrFloats(ctx, kBeta);
   const size_t per = spec.default_acts.size(), dirs = static_cast<size_t>(pb->dirs);
   if (names.empty()) names = spec.default_acts;
