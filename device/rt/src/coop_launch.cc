@@ -5,12 +5,14 @@
 // block of the launch arrived. It cannot complete once every block either waits or ended
 // ("stalled": some block returned without reaching it, or failed): the waiting blocks are then
 // resumed with OPENATC_BLOCK_SYNC_ABANDONED, end by throwing, and the launch fails naming the
-// block and "SyncAll reached by k of N blocks". Nothing hangs and every fiber ends.
+// block and "SyncAll reached by k of N blocks". Nothing hangs and every fiber ends: a block that
+// gets no fiber stack (fiber.h: no memory) fails like a block that threw, and the workers'
+// bookkeeping allocates nothing once the launch runs (its queues are reserved up front, failure
+// texts are written after the last fiber ended), so running short of memory cannot strand a fiber.
 #include "coop_launch.h"
 
 #include <algorithm>
 #include <condition_variable>
-#include <deque>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -42,9 +44,13 @@ struct CoopBlock {
 };
 
 struct Worker {
-  std::deque<CoopBlock *> ready;  // this worker's fibers released from a barrier
-  unsigned live = 0;              // its fibers that have not ended
+  std::vector<CoopBlock *> ready;  // this worker's fibers released from a barrier (capacity: every block)
+  size_t head = 0;                 // ready[head..] are still to run
+  unsigned live = 0;               // its fibers that have not ended
 };
+
+/** Why the lowest failing block failed; the text is made once every fiber ended. */
+enum class Failure { kNone, kThrew, kNoStack, kOverflow };
 
 struct CoopLaunch {
   const FunctionView *fn = nullptr;
@@ -59,7 +65,8 @@ struct CoopLaunch {
   uint32_t ended = 0;
   uint32_t lowest_returned = UINT32_MAX;  // lowest block that returned normally
   uint32_t lowest_failed = UINT32_MAX;    // lowest block that failed (not abandoned)
-  std::exception_ptr failure;             // its exception
+  Failure failure_kind = Failure::kNone;  // how it failed
+  std::exception_ptr failure;             // its exception (kThrew)
   bool stalled = false;
   uint32_t stalled_at = 0;  // blocks in the barrier when it stalled
 };
@@ -99,6 +106,14 @@ void CheckStall(CoopLaunch &l) {
   }
   l.waiting.clear();
   l.wake.notify_all();
+}
+
+/** Under l.mutex: block `index` failed as `kind`; the lowest failing block is the one reported. */
+void RecordFailure(CoopLaunch &l, uint32_t index, Failure kind, const std::exception_ptr &error) {
+  if (index >= l.lowest_failed) return;
+  l.lowest_failed = index;
+  l.failure_kind = kind;
+  l.failure = error;
 }
 
 int SyncAll() {
@@ -141,10 +156,7 @@ void Slice(CoopBlock *b) {
 void Ended(CoopLaunch &l, CoopBlock *b) {
   ++l.ended;
   if (b->error && !b->abandoned) {
-    if (b->index < l.lowest_failed) {
-      l.lowest_failed = b->index;
-      l.failure = b->error;
-    }
+    RecordFailure(l, b->index, Failure::kThrew, b->error);
   } else if (!b->error) {
     l.lowest_returned = std::min(l.lowest_returned, b->index);
   }
@@ -164,9 +176,12 @@ void WorkerLoop(CoopLaunch &l, unsigned w) {
   std::unique_lock<std::mutex> lock(l.mutex);
   for (;;) {
     CoopBlock *b = nullptr;
-    if (!me.ready.empty()) {
-      b = me.ready.front();
-      me.ready.pop_front();
+    if (me.head < me.ready.size()) {
+      b = me.ready[me.head++];
+      if (me.head == me.ready.size()) {
+        me.ready.clear();
+        me.head = 0;
+      }
     } else if (l.next < l.n && !l.stalled) {
       const uint32_t index = l.next++;
       lock.unlock();
@@ -174,12 +189,7 @@ void WorkerLoop(CoopLaunch &l, unsigned w) {
       lock.lock();
       if (b == nullptr) {  // no stack: this block fails, the others may stall on it
         ++l.ended;
-        if (index < l.lowest_failed) {
-          l.lowest_failed = index;
-          l.failure = std::make_exception_ptr(BarrierError(
-              "kernel '" + l.fn->name + "': no memory for the fiber stack of block " + std::to_string(index) + " of " +
-              std::to_string(l.n)));
-        }
+        RecordFailure(l, index, Failure::kNoStack, nullptr);
         CheckStall(l);
         continue;
       }
@@ -199,13 +209,13 @@ void WorkerLoop(CoopLaunch &l, unsigned w) {
     const FiberStack stack = b->fiber.stack();
     const bool intact = FiberStackPool::Put(stack);
     lock.lock();
-    if (!intact && !b->error) {
-      b->error = std::make_exception_ptr(BarrierError("kernel '" + l.fn->name + "': block " + std::to_string(b->index) +
-                                                      " overflowed its " +
-                                                      std::to_string(FiberStackPool::kStackBytes / 1024) +
-                                                      " KiB fiber stack"));
+    if (!intact) {
+      RecordFailure(l, b->index, Failure::kOverflow, nullptr);
+      ++l.ended;
+      CheckStall(l);
+    } else {
+      Ended(l, b);
     }
-    Ended(l, b);
     --me.live;
     delete b;
   }
@@ -221,6 +231,22 @@ std::string WhatOf(const std::exception_ptr &e) {
   }
 }
 
+/** The exception of the launch's lowest failing block. */
+std::exception_ptr FailureOf(const CoopLaunch &l) {
+  const std::string block = "kernel '" + l.fn->name + "': block " + std::to_string(l.lowest_failed);
+  switch (l.failure_kind) {
+    case Failure::kNoStack:
+      return std::make_exception_ptr(BarrierError(block + " of " + std::to_string(l.n) +
+                                                  " got no fiber stack (out of memory or memory mappings)"));
+    case Failure::kOverflow:
+      return std::make_exception_ptr(
+          BarrierError(block + " overflowed its " + std::to_string(FiberStackPool::kStackBytes / 1024) +
+                       " KiB fiber stack"));
+    default:
+      return l.failure;
+  }
+}
+
 }  // namespace
 
 void RunCooperative(const FunctionView &fn, uint32_t num_blocks, const void *args, size_t args_size) {
@@ -231,19 +257,22 @@ void RunCooperative(const FunctionView &fn, uint32_t num_blocks, const void *arg
   l.n = num_blocks;
   const unsigned workers = std::max(1u, std::min<unsigned>(ThreadPool::Instance().ThreadCount(), num_blocks));
   l.workers.resize(workers);
+  l.waiting.reserve(num_blocks);
+  for (Worker &w : l.workers) w.ready.reserve(num_blocks);
   ThreadPool::Instance().ParallelFor(workers, [&](uint32_t w) { WorkerLoop(l, w); });
   const std::string reached = "SyncAll reached by " + std::to_string(l.stalled_at) + " of " + std::to_string(l.n) +
                               " blocks";
-  if (l.failure) {
-    if (!l.stalled) std::rethrow_exception(l.failure);
+  if (l.failure_kind != Failure::kNone) {
+    const std::exception_ptr failure = FailureOf(l);
+    if (!l.stalled) std::rethrow_exception(failure);
     try {
-      std::rethrow_exception(l.failure);
+      std::rethrow_exception(failure);
     } catch (const GmViolationError &) {
       throw;
     } catch (...) {
     }
     throw BarrierError("kernel '" + fn.name + "': block " + std::to_string(l.lowest_failed) +
-                       " failed while other blocks waited in SyncAll (" + reached + "): " + WhatOf(l.failure));
+                       " failed while other blocks waited in SyncAll (" + reached + "): " + WhatOf(failure));
   }
   if (l.stalled) {
     throw BarrierError("kernel '" + fn.name + "': block " + std::to_string(l.lowest_returned) +

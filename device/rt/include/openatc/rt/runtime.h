@@ -31,6 +31,11 @@ OPENATC_RT_EXPORT void SetThreadCount(unsigned threads);
 /** The current number of block threads (>= 1). */
 OPENATC_RT_EXPORT unsigned GetThreadCount();
 
+/** Caps the fiber stacks that cooperative (SyncAll) launches hold at once; 0 (the default) means
+ *  no cap beyond memory. A block that gets no stack fails its launch, naming the block. For tests
+ *  of that path, which otherwise needs a process out of memory or memory mappings. */
+OPENATC_RT_EXPORT void SetFiberStackLimit(size_t max_stacks);
+
 /** One kernel launch as seen on a stream. */
 struct LaunchRecord {
   aclrtFuncHandle func = nullptr;  ///< from aclrtBinaryGetFunction; valid while its binary is loaded
