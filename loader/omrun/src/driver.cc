@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include "openatc/common/dtype.h"
@@ -23,6 +24,8 @@
 #include "openatc/rt/runtime.h"
 #include "openatc/runtime/model.h"
 #include "openatc/tensor_io/tensor_io.h"
+#include "node_dump.h"
+#include "profile_trace.h"
 
 namespace openatc::omrun {
 namespace {
@@ -148,6 +151,57 @@ void PrintTimings(std::vector<double> runs, double load_ms) {
                runs.front(), pct(0.5), pct(0.9), pct(0.99), runs.back());
 }
 
+// --profile and --dump together: both see every node.
+class Observers : public runtime::NodeObserver {
+ public:
+  std::vector<runtime::NodeObserver *> all;
+  void Started(size_t i) override {
+    for (auto *o : all) o->Started(i);
+  }
+  void Finished(size_t i, const std::vector<runtime::TensorView> &in,
+                const std::vector<runtime::TensorView> &out) override {
+    for (auto *o : all) o->Finished(i, in, out);
+  }
+};
+
+// The runs of one omrun call, watched by --profile / --dump when given.
+class Runner {
+ public:
+  Runner(const Options &o, runtime::LoadedModel &m) : model_(m) {
+    if (!o.profile.empty()) trace_ = std::make_unique<ProfileTrace>(m.model());
+    if (!o.dump_dir.empty()) dump_ = std::make_unique<NodeDump>(m.model(), o.model, o.dump_dir);
+    if (trace_) observers_.all.push_back(trace_.get());
+    if (dump_) observers_.all.push_back(dump_.get());
+    if (!observers_.all.empty()) model_.set_node_observer(&observers_);
+  }
+  ~Runner() { model_.set_node_observer(nullptr); }
+
+  std::vector<tensor_io::HostTensor> RunOnce(const std::vector<tensor_io::HostTensor> &inputs, const char *label) {
+    if (trace_) trace_->BeginRun(label);
+    auto out = model_.Run(inputs);
+    if (trace_) trace_->EndRun();
+    if (dump_) {  // the first run only
+      dump_->Commit();
+      observers_.all.erase(std::find(observers_.all.begin(), observers_.all.end(), dump_.get()));
+      if (observers_.all.empty()) model_.set_node_observer(nullptr);
+    }
+    dump_.reset();
+    return out;
+  }
+
+  void Finish(const Options &o) {
+    if (!trace_) return;
+    trace_->Write(o.profile);
+    std::cout << trace_->Summary(10) << "profile written to " << o.profile << "\n";
+  }
+
+ private:
+  runtime::LoadedModel &model_;
+  std::unique_ptr<ProfileTrace> trace_;
+  std::unique_ptr<NodeDump> dump_;
+  Observers observers_;
+};
+
 int Run(const Options &o) {
   if (!o.output_dir.empty()) CheckOutputDir(o.output_dir);
   if (o.threads > 0) rt::SetThreadCount(static_cast<unsigned>(o.threads));
@@ -169,21 +223,24 @@ int Run(const Options &o) {
     for (const auto &file : o.expected_outputs) tensor_io::KindFromPath(file);
   }
   auto inputs = LoadInputs(o, *model);
+  Runner runner(o, *model);
   std::vector<tensor_io::HostTensor> outputs;
   const auto f0 = Clock::now();
-  outputs = model->Run(inputs);
+  outputs = runner.RunOnce(inputs, "first");
   const double first_ms = Ms(Clock::now() - f0);
-  for (int i = 0; i < o.warmup; ++i) outputs = model->Run(inputs);
+  for (int i = 0; i < o.warmup; ++i) outputs = runner.RunOnce(inputs, "warmup");
   if (o.loop > 1 || o.warmup > 0) {
     std::vector<double> runs;
     for (int i = 0; i < o.loop; ++i) {
       const auto s = Clock::now();
-      outputs = model->Run(inputs);
+      outputs = runner.RunOnce(inputs, "timed");
       runs.push_back(Ms(Clock::now() - s));
     }
     std::fprintf(stdout, "first run: %.3f ms\n", first_ms);
     PrintTimings(runs, load_ms);
   }
+  std::fflush(stdout);
+  runner.Finish(o);
   std::vector<std::string> names;
   for (size_t i = 0; i < outputs.size(); ++i) {
     names.push_back(model->outputs()[i].name);

@@ -15,6 +15,8 @@ const std::vector<OmrunFlag> kFlags = {
     {"warmup", false, "N", "0", "untimed runs before the timed ones"},
     {"threads", false, "N", "0", "intra-op threads; 0 = all cores"},
     {"random_seed", false, "N", "0", "seed of the random inputs"},
+    {"profile", false, "FILE", "", "write a Chrome trace (chrome://tracing, Perfetto) of every op node of every run to FILE and print where the time went"},
+    {"dump", false, "DIR", "", "write every op node's outputs of the first run to DIR/<node>.<i>.npy with DIR/index.json (fused nodes listed)"},
     {"info", true, "", "", "print inputs, outputs, target, producer and arena size; run nothing"},
     {"log", false, "LEVEL", "error", "debug, info, warning, error or null"},
     {"help", true, "", "", "print this text"},

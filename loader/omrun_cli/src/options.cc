@@ -156,6 +156,12 @@ Options ParseOmrunOptions(int argc, const char *const *argv) {
     else if (name == "output") {
       if (raw.empty()) BadValue(name, raw, "the folder name is empty");
       o.output_dir = raw;
+    } else if (name == "profile") {
+      if (raw.empty()) BadValue(name, raw, "the file name is empty");
+      o.profile = raw;
+    } else if (name == "dump") {
+      if (raw.empty()) BadValue(name, raw, "the folder name is empty");
+      o.dump_dir = raw;
     } else if (name == "outfmt") {
       std::string v = raw;
       for (char &c : v) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

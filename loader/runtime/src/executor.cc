@@ -281,7 +281,8 @@ class Run {
       if (node.type == ir::kNetOutput) continue;
       if (node.type == ir::kData) FeedInput(i);
       else if (node.type == ir::kConst || node.type == ir::kConstant) BindConst(i);
-      else RunCustom(i);
+      else if (im_.observer == nullptr) RunCustom(i);
+      else RunObserved(i);
     }
     return Collect();
   }
@@ -436,12 +437,56 @@ class Run {
     std::unique_ptr<ExecServices> owner = RunChecked(i, frame);
     ExecServices empty(im_.stream);
     TakeOutputs(i, outs, owner ? *owner : empty, owner == nullptr);
+    Observe(i);
     // Release inputs whose last consumer was this node.
     for (const auto &e : node.inputs) {
       if (!e.connected()) continue;
       auto it = values_.find({e.node, e.index});
       if (it != values_.end() && it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
     }
+  }
+
+  // RunCustom between the observer's calls; the inputs are shown before RunCustom releases them.
+  void RunObserved(size_t i) {
+    im_.observer->Started(i);
+    observing_ = i;
+    RunCustom(i);
+  }
+
+  static TensorView ViewOf(const gert::Tensor &t) {
+    TensorView v;
+    v.dtype = t.GetDataType();
+    v.format = t.GetStorageFormat();
+    const gert::Shape &s = t.GetStorageShape();
+    for (size_t d = 0; d < s.GetDimNum(); ++d) v.shape.push_back(s.GetDim(d));
+    v.data = t.GetAddr();
+    v.bytes = t.GetSize();
+    return v;
+  }
+
+  // Called by RunCustom once node i's outputs are values and before its inputs are released.
+  void Observe(size_t i) {
+    if (observing_ != i) return;
+    const ir::Node &node = g_.nodes[i];
+    std::vector<TensorView> ins, outs;
+    for (const auto &e : node.inputs) {
+      if (!e.connected()) continue;
+      auto it = values_.find({e.node, e.index});
+      if (it != values_.end()) ins.push_back(ViewOf(it->second.tensor));
+    }
+    for (size_t k = 0; k < node.output_descs.size(); ++k) {
+      auto it = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
+      if (it != values_.end()) {
+        outs.push_back(ViewOf(it->second.tensor));
+      } else {
+        TensorView none;
+        none.dtype = node.output_descs[k].dtype;
+        none.shape = node.output_descs[k].shape;
+        outs.push_back(none);
+      }
+    }
+    observing_ = SIZE_MAX;
+    im_.observer->Finished(i, ins, outs);
   }
 
   // Registers tensor `t` of endpoint `key` for the node's run, unless a registered buffer holds it.
@@ -558,6 +603,7 @@ class Run {
   std::map<Key, HostBuffer *> fixed_out_;
   std::map<Key, LoadedModel::Buffer> direct_bound_;
   std::map<Key, std::string> labels_;  ///< how the global-memory checks name each tensor
+  size_t observing_ = SIZE_MAX;  ///< the node RunObserved runs, until Observe shows it
 };
 
 // The run boundary: one run at a time per model; errors get the OM file attached here, once.

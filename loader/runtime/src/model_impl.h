@@ -48,6 +48,7 @@ struct LoadedModel::Impl {
   std::unique_ptr<HostBuffer> arena;
   size_t arena_bytes = 0;
   ExecutionMode mode = ExecutionMode::kAuto;
+  NodeObserver *observer = nullptr;  ///< set_node_observer
   SinkState sink;
   std::mutex run_mu;  ///< one Run at a time per model
   aclrtStream stream = nullptr;

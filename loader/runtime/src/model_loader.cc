@@ -63,6 +63,11 @@ void LoadedModel::set_execution_mode(ExecutionMode mode) {
   impl_->sink = SinkState{};
 }
 
+void LoadedModel::set_node_observer(NodeObserver *observer) {
+  std::lock_guard<std::mutex> lock(impl_->run_mu);
+  impl_->observer = observer;
+}
+
 LoadedModel::LoadedModel() : impl_(std::make_unique<Impl>()) {}
 
 LoadedModel::~LoadedModel() {

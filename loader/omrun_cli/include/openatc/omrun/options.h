@@ -32,6 +32,8 @@ struct Options {
   int warmup = 0;                       ///< --warmup N >= 0: untimed runs first
   int threads = 0;                      ///< --threads N >= 0: intra-op threads; 0 = all cores
   uint64_t random_seed = 0;             ///< --random_seed: seed of the random inputs
+  std::string profile;                  ///< --profile FILE: Chrome trace of every op node of every run
+  std::string dump_dir;                 ///< --dump DIR: every op node's outputs of the first run
   bool info = false;                    ///< --info: print the model's interface, run nothing
   std::string log = "error";            ///< --log: debug, info, warning, error, null (lowercase)
   bool help = false;                    ///< --help / -h: print OmrunHelpText(), exit 0; nothing else checked

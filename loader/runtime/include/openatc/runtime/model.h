@@ -41,6 +41,28 @@ struct IoDesc {
 /// Models with run-time shapes always run eagerly.
 enum class ExecutionMode { kAuto, kEager };
 
+/// A tensor as a run produced it; `data` is valid only during the NodeObserver call that shows it.
+struct TensorView {
+  ge::DataType dtype = ge::DT_UNDEFINED;
+  ge::Format format = ge::FORMAT_ND;
+  std::vector<int64_t> shape;
+  const void *data = nullptr;  ///< null for an output the op left unallocated (nothing reads it)
+  size_t bytes = 0;
+};
+
+/// Watches a run node by node (omrun --profile and --dump, loader/omrun/src/). Called on the
+/// running thread for op nodes only (not Data, Const, NetOutput), in execution order. Must not
+/// throw.
+class NodeObserver {
+ public:
+  virtual ~NodeObserver() = default;
+  /// Node `index` of model().graph.nodes is about to run.
+  virtual void Started(size_t index) = 0;
+  /// It ran and its stream is drained: its inputs (in input order, unconnected optional inputs
+  /// left out) and outputs (by output index).
+  virtual void Finished(size_t index, const std::vector<TensorView> &inputs, const std::vector<TensorView> &outputs) = 0;
+};
+
 class LoadedModel {
  public:
   /// Loads `model` (as read by om::ReadFile). `path` names the file in errors. Errors:
@@ -61,6 +83,8 @@ class LoadedModel {
   size_t arena_bytes() const;
   /// Switches the execution mode; drops any recording (the next run records again).
   void set_execution_mode(ExecutionMode mode);
+  /// Installs `observer` for later runs (nullptr removes it). It must outlive those runs.
+  void set_node_observer(NodeObserver *observer);
 
   /// Runs once. `inputs` in model input order; each is checked against the input's dtype and
   /// shape (kInvalidInput naming the input). Returns the outputs in model output order with the

@@ -1,0 +1,140 @@
+// omrun --dump (node_dump.h).
+#include "node_dump.h"
+
+#include <unistd.h>
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+#include "openatc/common/atomic_file.h"
+#include "openatc/common/dtype.h"
+#include "openatc/common/error.h"
+#include "openatc/tensor_io/tensor_io.h"
+
+namespace openatc::omrun {
+namespace fs = std::filesystem;
+namespace {
+
+[[noreturn]] void DumpError(const std::string &dir, const std::string &why) {
+  throw Error(ErrorCategory::kIo, "OA2304", "cannot write the --dump folder '" + dir + "': " + why,
+              "Pass a folder that is absent, empty or an earlier omrun dump, in a place omrun can write");
+}
+
+bool IsEarlierDump(const fs::path &dir) {
+  std::ifstream in(dir / "index.json");
+  if (!in) return false;
+  const nlohmann::json j = nlohmann::json::parse(in, nullptr, false);
+  return j.is_object() && j.value("format", "") == kDumpFormat;
+}
+
+// A file name from a node name: characters outside [A-Za-z0-9._-] become '_'.
+std::string SafeName(const std::string &name) {
+  std::string s = name.empty() ? std::string("node") : name;
+  for (char &c : s) {
+    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+                    c == '_' || c == '-';
+    if (!ok) c = '_';
+  }
+  if (s[0] == '.') s[0] = '_';
+  return s;
+}
+
+std::vector<std::string> FusedNodes(const ir::Node &n) {
+  auto it = n.attrs.find("openatc_fused_nodes");
+  return it == n.attrs.end() ? std::vector<std::string>{} : it->second.list_s;
+}
+
+}  // namespace
+
+NodeDump::NodeDump(const om::Model &model, const std::string &model_path, std::string dir)
+    : model_(model), model_path_(model_path), dir_(std::move(dir)) {
+  std::error_code ec;
+  const fs::path target(dir_);
+  if (fs::exists(target, ec)) {
+    if (!fs::is_directory(target, ec)) DumpError(dir_, "it exists and is not a folder");
+    if (!fs::is_empty(target, ec) && !IsEarlierDump(target))
+      DumpError(dir_, "it holds files that are not an omrun dump (no index.json of format " + std::string(kDumpFormat) +
+                          ")");
+  }
+  fs::path parent = target.parent_path();
+  if (parent.empty()) parent = ".";
+  staging_ = (parent / ("." + target.filename().string() + ".partial." + std::to_string(::getpid()))).string();
+  fs::remove_all(staging_, ec);
+  if (!fs::create_directories(staging_, ec) || ec) DumpError(dir_, "cannot create '" + staging_ + "': " + ec.message());
+}
+
+NodeDump::~NodeDump() {
+  std::error_code ec;
+  if (!staging_.empty()) fs::remove_all(staging_, ec);  // a run that failed leaves nothing behind
+}
+
+std::string NodeDump::FileFor(size_t node, size_t output) {
+  std::string base = SafeName(model_.graph.nodes[node].name) + "." + std::to_string(output);
+  if (!used_names_.insert(base).second) {  // two names that sanitise alike: the node index decides
+    base += "~" + std::to_string(node);
+    used_names_.insert(base);
+  }
+  return base;
+}
+
+void NodeDump::Finished(size_t index, const std::vector<runtime::TensorView> &,
+                        const std::vector<runtime::TensorView> &outputs) {
+  if (done_ || !error_.empty()) return;
+  const ir::Node &n = model_.graph.nodes[index];
+  nlohmann::json outs = nlohmann::json::array();
+  try {
+    for (size_t k = 0; k < outputs.size(); ++k) {
+      const runtime::TensorView &v = outputs[k];
+      nlohmann::json o = {{"index", k}, {"dtype", DataTypeShortName(v.dtype)}, {"shape", v.shape},
+                          {"format", FormatName(v.format)}};
+      if (v.data == nullptr) {
+        o["file"] = nullptr;  // nothing read it, so the op did not write it
+      } else {
+        HostTensor t;
+        t.dtype = v.dtype;
+        t.shape = v.shape;
+        const auto *p = static_cast<const uint8_t *>(v.data);
+        t.data.assign(p, p + v.bytes);
+        const std::string base = FileFor(index, k);
+        const bool npy = !NumpyDescr(v.dtype).empty() || v.dtype == ge::DT_BF16;
+        const std::string file = base + (npy ? ".npy" : ".bin");
+        if (npy) tensor_io::WriteNpy(staging_ + "/" + file, t);
+        else tensor_io::WriteBin(staging_ + "/" + file, t);
+        o["file"] = file;
+      }
+      outs.push_back(std::move(o));
+    }
+  } catch (const std::exception &e) {
+    error_ = e.what();
+    return;
+  }
+  nlohmann::json entry = {{"name", n.name}, {"op_type", n.type}, {"outputs", outs}};
+  const std::vector<std::string> fused = FusedNodes(n);
+  if (!fused.empty()) entry["fused_nodes"] = fused;
+  nodes_.push_back(std::move(entry));
+}
+
+void NodeDump::Commit() {
+  if (done_) return;
+  done_ = true;
+  if (!error_.empty()) DumpError(dir_, error_);
+  const nlohmann::json index = {{"format", kDumpFormat}, {"model", model_path_}, {"run", "first"}, {"nodes", nodes_}};
+  const std::string text = index.dump(1) + "\n";
+  if (const auto failure = WriteFileAtomic(staging_ + "/index.json", text.data(), text.size()))
+    DumpError(dir_, std::string("index.json: ") + std::strerror(failure->err));
+  std::error_code ec;
+  const fs::path target(dir_);
+  const std::string old = staging_ + ".old";
+  if (fs::exists(target, ec)) {
+    fs::rename(target, old, ec);
+    if (ec) DumpError(dir_, "cannot move the earlier dump aside: " + ec.message());
+  }
+  fs::rename(staging_, target, ec);
+  if (ec) DumpError(dir_, "cannot put the dump in place: " + ec.message());
+  staging_.clear();
+  fs::remove_all(old, ec);
+}
+
+}  // namespace openatc::omrun

@@ -1,0 +1,173 @@
+// omrun --profile and --dump (loader/omrun/src/profile_trace.h, node_dump.h) on an ONNX model
+// written here: x -> Conv(1x1, w=2) -> BatchNormalization(B=0.5, eps=0) -> Relu -> Add(1) -> y.
+// atc folds the BatchNormalization into the Conv, so three op nodes run; every value is exact:
+// x = [-2, -1, 0, 3] gives 2x + 0.5 = [-3.5, -1.5, 0.5, 6.5], Relu [0, 0, 0.5, 6.5], y = [1, 1, 1.5, 7.5].
+#include <onnx/onnx_pb.h>
+
+#include <catch2/catch.hpp>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "e2e_util.h"
+#include "openatc/tensor_io/tensor_io.h"
+
+using namespace openatc;
+using namespace openatc::testing;
+
+namespace {
+
+void Shape(onnx::ValueInfoProto *vi, const std::string &name) {
+  vi->set_name(name);
+  auto *tt = vi->mutable_type()->mutable_tensor_type();
+  tt->set_elem_type(onnx::TensorProto::FLOAT);
+  for (int d : {1, 1, 1, 4}) tt->mutable_shape()->add_dim()->set_dim_value(d);
+}
+
+void Init(onnx::GraphProto *g, const std::string &name, std::vector<int64_t> dims, float value) {
+  auto *t = g->add_initializer();
+  t->set_name(name);
+  t->set_data_type(onnx::TensorProto::FLOAT);
+  for (int64_t d : dims) t->add_dims(d);
+  t->add_float_data(value);
+}
+
+onnx::NodeProto *Node(onnx::GraphProto *g, const std::string &name, const std::string &type,
+                      std::vector<std::string> in) {
+  auto *n = g->add_node();
+  n->set_name(name);
+  n->set_op_type(type);
+  for (const auto &i : in) n->add_input(i);
+  n->add_output(name + "_out");
+  return n;
+}
+
+std::string Model() {
+  onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto *g = m.mutable_graph();
+  g->set_name("profile_dump");
+  Shape(g->add_input(), "x");
+  Init(g, "w", {1, 1, 1, 1}, 2.0f);
+  Init(g, "scale", {1}, 1.0f);
+  Init(g, "bias", {1}, 0.5f);
+  Init(g, "mean", {1}, 0.0f);
+  Init(g, "var", {1}, 1.0f);
+  Init(g, "one", {1}, 1.0f);
+  Node(g, "conv", "Conv", {"x", "w"});
+  auto *bn = Node(g, "bn", "BatchNormalization", {"conv_out", "scale", "bias", "mean", "var"});
+  auto *eps = bn->add_attribute();
+  eps->set_name("epsilon");
+  eps->set_type(onnx::AttributeProto::FLOAT);
+  eps->set_f(0.0f);
+  Node(g, "relu", "Relu", {"bn_out"});
+  Node(g, "add", "Add", {"relu_out", "one"});
+  Shape(g->add_output(), "add_out");
+  std::string bytes;
+  m.SerializeToString(&bytes);
+  return bytes;
+}
+
+std::vector<float> Values(const tensor_io::HostTensor &t) {
+  std::vector<float> v(t.data.size() / sizeof(float));
+  std::memcpy(v.data(), t.data.data(), t.data.size());
+  return v;
+}
+
+// Compiles the model and writes x; returns the folder.
+std::string Prepare() {
+  const std::string dir = MakeTempDir();
+  WriteBytes(dir + "/m.onnx", Model());
+  auto atc = RunAtc({"--model", dir + "/m.onnx", "--framework", "5", "--soc_version", "host", "--output", dir + "/m"},
+                    "");
+  INFO(atc.out << atc.err);
+  REQUIRE(atc.exit_code == 0);
+  tensor_io::HostTensor x;
+  x.dtype = ge::DT_FLOAT;
+  x.shape = {1, 1, 1, 4};
+  const std::vector<float> xs = {-2, -1, 0, 3};
+  x.data.resize(16);
+  std::memcpy(x.data.data(), xs.data(), 16);
+  tensor_io::WriteNpy(dir + "/x.npy", x);
+  return dir;
+}
+
+nlohmann::json ReadJson(const std::string &path) {
+  std::ifstream in(path);
+  REQUIRE(in);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("omrun --dump writes each op node's output of the first run, named by node, with the fused nodes",
+          "[e2e][omrun][dump]") {
+  const std::string dir = Prepare();
+  auto run = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--dump", dir + "/d", "--loop", "3"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json index = ReadJson(dir + "/d/index.json");
+  REQUIRE(index["format"] == "openatc-dump/1");
+  const auto &nodes = index["nodes"];
+  REQUIRE(nodes.size() == 3);
+  REQUIRE(nodes[0]["op_type"] == "Conv");
+  REQUIRE(nodes[0]["fused_nodes"] == nlohmann::json::array({"conv", "bn"}));
+  REQUIRE(nodes[1]["name"] == "relu");
+  REQUIRE(nodes[2]["name"] == "add");
+  const std::vector<std::vector<float>> want = {{-3.5f, -1.5f, 0.5f, 6.5f}, {0, 0, 0.5f, 6.5f}, {1, 1, 1.5f, 7.5f}};
+  for (size_t i = 0; i < 3; ++i) {
+    const auto &out = nodes[i]["outputs"][0];
+    REQUIRE(out["shape"] == nlohmann::json::array({1, 1, 1, 4}));
+    REQUIRE(out["dtype"] == "float32");
+    REQUIRE(Values(tensor_io::ReadNpy(dir + "/d/" + out["file"].get<std::string>())) == want[i]);
+  }
+  SECTION("a second dump replaces the first; a folder that is not a dump is refused before the run") {
+    auto again = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--dump", dir + "/d"});
+    REQUIRE(again.exit_code == 0);
+    REQUIRE(ReadJson(dir + "/d/index.json")["nodes"].size() == 3);
+    std::filesystem::create_directories(dir + "/other");
+    WriteBytes(dir + "/other/keep.txt", "mine");
+    auto refused = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--dump", dir + "/other"});
+    REQUIRE(refused.exit_code == 7);
+    REQUIRE(refused.err.find("omrun: error: OA2304: cannot write the --dump folder '" + dir +
+                             "/other': it holds files that are not an omrun dump") != std::string::npos);
+    REQUIRE(refused.out.find("output 0") == std::string::npos);  // refused before running
+    REQUIRE(std::filesystem::exists(dir + "/other/keep.txt"));
+  }
+}
+
+TEST_CASE("omrun --profile writes one trace event per op node per run and prints the time by op type",
+          "[e2e][omrun][profile]") {
+  const std::string dir = Prepare();
+  auto run = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--profile", dir + "/t.json", "--warmup", "1",
+                       "--loop", "2"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  REQUIRE(run.out.find("profile: 12 node events") != std::string::npos);  // 3 nodes x (first + warmup + 2 timed)
+  REQUIRE(run.out.find("  Conv ") != std::string::npos);
+  REQUIRE(run.out.find("profile written to " + dir + "/t.json") != std::string::npos);
+  const nlohmann::json trace = ReadJson(dir + "/t.json");
+  std::vector<std::string> names, runs;
+  for (const auto &e : trace["traceEvents"]) {
+    if (e["ph"] != "X") continue;
+    REQUIRE(e["dur"].get<double>() >= 0);
+    if (e["cat"] == "run") {
+      runs.push_back(e["name"]);
+      continue;
+    }
+    names.push_back(e["name"]);
+    if (e["name"] == "relu") {
+      REQUIRE(e["args"]["op_type"] == "Relu");
+      REQUIRE(e["args"]["inputs"] == nlohmann::json::array({"float32[1, 1, 1, 4] ND"}));
+      REQUIRE(e["args"]["outputs"] == nlohmann::json::array({"float32[1, 1, 1, 4] ND"}));
+    }
+  }
+  REQUIRE(runs == std::vector<std::string>{"run 0 (first)", "run 1 (warmup)", "run 2 (timed)", "run 3 (timed)"});
+  REQUIRE(names.size() == 12);
+  for (size_t r = 0; r < 4; ++r) {
+    REQUIRE(names[3 * r + 1] == "relu");
+    REQUIRE(names[3 * r + 2] == "add");
+  }
+}
