@@ -43,7 +43,7 @@ onnx::NodeProto *Node(onnx::GraphProto *g, const std::string &name, const std::s
   return n;
 }
 
-std::string Model() {
+std::string Model(float bias = 0.5f) {
   onnx::ModelProto m;
   m.set_ir_version(7);
   m.add_opset_import()->set_version(13);
@@ -52,7 +52,7 @@ std::string Model() {
   Shape(g->add_input(), "x");
   Init(g, "w", {1, 1, 1, 1}, 2.0f);
   Init(g, "scale", {1}, 1.0f);
-  Init(g, "bias", {1}, 0.5f);
+  Init(g, "bias", {1}, bias);
   Init(g, "mean", {1}, 0.0f);
   Init(g, "var", {1}, 1.0f);
   Init(g, "one", {1}, 1.0f);
@@ -76,14 +76,20 @@ std::vector<float> Values(const tensor_io::HostTensor &t) {
   return v;
 }
 
-// Compiles the model and writes x; returns the folder.
-std::string Prepare() {
-  const std::string dir = MakeTempDir();
-  WriteBytes(dir + "/m.onnx", Model());
-  auto atc = RunAtc({"--model", dir + "/m.onnx", "--framework", "5", "--soc_version", "host", "--output", dir + "/m"},
-                    "");
+void Compile(const std::string &dir, const std::string &name, float bias, std::vector<std::string> extra = {}) {
+  WriteBytes(dir + "/" + name + ".onnx", Model(bias));
+  std::vector<std::string> args = {"--model", dir + "/" + name + ".onnx", "--framework", "5", "--soc_version", "host",
+                                   "--output", dir + "/" + name};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto atc = RunAtc(args, "");
   INFO(atc.out << atc.err);
   REQUIRE(atc.exit_code == 0);
+}
+
+// Compiles the model as m.om and writes x; returns the folder.
+std::string Prepare() {
+  const std::string dir = MakeTempDir();
+  Compile(dir, "m", 0.5f);
   tensor_io::HostTensor x;
   x.dtype = ge::DT_FLOAT;
   x.shape = {1, 1, 1, 4};
@@ -169,5 +175,43 @@ TEST_CASE("omrun --profile writes one trace event per op node per run and prints
   for (size_t r = 0; r < 4; ++r) {
     REQUIRE(names[3 * r + 1] == "relu");
     REQUIRE(names[3 * r + 2] == "add");
+  }
+}
+
+TEST_CASE("omrun --compare matches two builds node by node and names what each fused away", "[e2e][omrun][compare]") {
+  const std::string dir = Prepare();
+  WriteBytes(dir + "/nofold.cfg", "ConvBatchNormFoldPass:off\n");
+  Compile(dir, "unfused", 0.5f, {"--fusion_switch_file", dir + "/nofold.cfg"});
+  auto run = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--compare", dir + "/unfused.om"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  // The folded Conv is named after the BatchNormalization it absorbed, so bn:0 exists in both.
+  REQUIRE(run.out.find("compare node bn:0 (Conv): PASS cosine 1.00000000 max_abs_err 0 max_rel_err 0\n") !=
+          std::string::npos);
+  REQUIRE(run.out.find("compare node relu:0 (Relu): PASS") != std::string::npos);
+  REQUIRE(run.out.find("compare node add:0 (Add): PASS") != std::string::npos);
+  REQUIRE(run.out.find("fused away in this build: conv (into bn)\n") != std::string::npos);
+  REQUIRE(run.out.find("compared 3 node output(s); all within tolerance") != std::string::npos);
+
+  SECTION("a build that differs: the first node beyond tolerance, exit 1; a dump folder works as OTHER") {
+    Compile(dir, "shifted", 0.75f);
+    auto dump = RunOmrun({dir + "/shifted.om", "--input", dir + "/x.npy", "--dump", dir + "/shifted_dump"});
+    REQUIRE(dump.exit_code == 0);
+    auto diff = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--compare", dir + "/shifted_dump"});
+    INFO(diff.out << diff.err);
+    REQUIRE(diff.exit_code == 1);
+    REQUIRE(diff.out.find("compare node bn:0 (Conv): FAIL cosine ") != std::string::npos);
+    REQUIRE(diff.out.find(" max_abs_err 0.25 ") != std::string::npos);
+    REQUIRE(diff.out.find("first node beyond tolerance: bn:0\n") != std::string::npos);
+  }
+  SECTION("OTHER must exist, and a folder must be a dump") {
+    auto missing = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--compare", dir + "/nope.om"});
+    REQUIRE(missing.exit_code == 2);
+    REQUIRE(missing.err.find("E10001: invalid value '" + dir + "/nope.om' for --compare: no such file or folder") !=
+            std::string::npos);
+    std::filesystem::create_directories(dir + "/empty");
+    auto notdump = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--compare", dir + "/empty"});
+    REQUIRE(notdump.exit_code == 2);
+    REQUIRE(notdump.err.find("OA2305: '" + dir + "/empty' is not an omrun dump") != std::string::npos);
   }
 }

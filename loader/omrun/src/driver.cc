@@ -9,7 +9,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -24,6 +26,7 @@
 #include "openatc/rt/runtime.h"
 #include "openatc/runtime/model.h"
 #include "openatc/tensor_io/tensor_io.h"
+#include "compare_run.h"
 #include "node_dump.h"
 #include "profile_trace.h"
 
@@ -164,12 +167,18 @@ class Observers : public runtime::NodeObserver {
   }
 };
 
+// The dump folder of this run: --dump's, or one in `scratch` when only --compare asks for it.
+std::string DumpDirOf(const Options &o, const ScratchDir *scratch) {
+  if (!o.dump_dir.empty()) return o.dump_dir;
+  return scratch != nullptr ? scratch->path() + "/this" : std::string();
+}
+
 // The runs of one omrun call, watched by --profile / --dump when given.
 class Runner {
  public:
-  Runner(const Options &o, runtime::LoadedModel &m) : model_(m) {
+  Runner(const Options &o, runtime::LoadedModel &m, const std::string &dump_dir) : model_(m) {
     if (!o.profile.empty()) trace_ = std::make_unique<ProfileTrace>(m.model());
-    if (!o.dump_dir.empty()) dump_ = std::make_unique<NodeDump>(m.model(), o.model, o.dump_dir);
+    if (!dump_dir.empty()) dump_ = std::make_unique<NodeDump>(m.model(), o.model, dump_dir);
     if (trace_) observers_.all.push_back(trace_.get());
     if (dump_) observers_.all.push_back(dump_.get());
     if (!observers_.all.empty()) model_.set_node_observer(&observers_);
@@ -223,7 +232,13 @@ int Run(const Options &o) {
     for (const auto &file : o.expected_outputs) tensor_io::KindFromPath(file);
   }
   auto inputs = LoadInputs(o, *model);
-  Runner runner(o, *model);
+  std::unique_ptr<ScratchDir> scratch;
+  if (!o.compare.empty()) {
+    CheckCompareTarget(o.compare);
+    scratch = std::make_unique<ScratchDir>();
+  }
+  const std::string dump_dir = DumpDirOf(o, scratch.get());
+  Runner runner(o, *model, dump_dir);
   std::vector<tensor_io::HostTensor> outputs;
   const auto f0 = Clock::now();
   outputs = runner.RunOnce(inputs, "first");
@@ -246,6 +261,8 @@ int Run(const Options &o) {
     names.push_back(model->outputs()[i].name);
     std::cout << "output " << i << ": " << tensor_io::SummaryLine(names.back(), outputs[i]) << "\n";
   }
+  bool compared_ok = true;
+  if (!o.compare.empty()) compared_ok = CompareWithOther(o, *model, inputs, dump_dir, *scratch);
   std::cout.flush();
   if (!o.output_dir.empty()) tensor_io::WriteOutputs(o.output_dir, names, outputs, o.outfmt);
   if (!o.expected_outputs.empty()) {
@@ -272,7 +289,7 @@ int Run(const Options &o) {
     }
     if (!all_ok) return 1;
   }
-  return 0;
+  return compared_ok ? 0 : 1;
 }
 }  // namespace
 

@@ -17,6 +17,7 @@ const std::vector<OmrunFlag> kFlags = {
     {"random_seed", false, "N", "0", "seed of the random inputs"},
     {"profile", false, "FILE", "", "write a Chrome trace (chrome://tracing, Perfetto) of every op node of every run to FILE and print where the time went"},
     {"dump", false, "DIR", "", "write every op node's outputs of the first run to DIR/<node>.<i>.npy with DIR/index.json (fused nodes listed)"},
+    {"compare", false, "OTHER", "", "compare every op node's outputs with OTHER (an OM of the same model run on the same inputs, or a --dump folder), matched by node name; exit 1 beyond --atol/--rtol"},
     {"info", true, "", "", "print inputs, outputs, target, producer and arena size; run nothing"},
     {"log", false, "LEVEL", "error", "debug, info, warning, error or null"},
     {"help", true, "", "", "print this text"},

@@ -162,6 +162,9 @@ Options ParseOmrunOptions(int argc, const char *const *argv) {
     } else if (name == "dump") {
       if (raw.empty()) BadValue(name, raw, "the folder name is empty");
       o.dump_dir = raw;
+    } else if (name == "compare") {
+      if (raw.empty()) BadValue(name, raw, "the OM or folder name is empty");
+      o.compare = raw;
     } else if (name == "outfmt") {
       std::string v = raw;
       for (char &c : v) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));

@@ -34,6 +34,7 @@ struct Options {
   uint64_t random_seed = 0;             ///< --random_seed: seed of the random inputs
   std::string profile;                  ///< --profile FILE: Chrome trace of every op node of every run
   std::string dump_dir;                 ///< --dump DIR: every op node's outputs of the first run
+  std::string compare;                  ///< --compare OTHER: an OM or a --dump folder to compare node by node
   bool info = false;                    ///< --info: print the model's interface, run nothing
   std::string log = "error";            ///< --log: debug, info, warning, error, null (lowercase)
   bool help = false;                    ///< --help / -h: print OmrunHelpText(), exit 0; nothing else checked
