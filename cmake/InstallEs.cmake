@@ -1,5 +1,5 @@
-# Python graphs, sessions and ES wrappers in the install tree (README.md "Python graphs and
-# sessions", "ES graph wrappers"): the ES builder library and gen_esb, the ES C header, the
+# Python graphs, sessions and ES wrappers in the install tree (README.md "Python graphs,
+# sessions and ES wrappers"): the ES builder library and gen_esb, the ES C header, the
 # GenerateEsPackage CMake package under include/ge/cmake, and ge.session's native module beside
 # libge_runner.so (ge/_capi/__init__.py finds it there).
 install(TARGETS eager_style_graph_builder_base ge_native_py LIBRARY DESTINATION lib64)

@@ -1,4 +1,4 @@
-# find_package(GenerateEsPackage): GE's ES wrapper generation (README.md "ES graph wrappers").
+# find_package(GenerateEsPackage): GE's ES wrapper generation (README.md "Python graphs, sessions and ES wrappers").
 # Installed as <tree>/include/ge/cmake/FindGenerateEsPackage.cmake; samples do
 #   list(APPEND CMAKE_MODULE_PATH ${ASCEND_HOME_PATH}/include/ge/cmake)
 #   find_package(GenerateEsPackage REQUIRED)

@@ -1,5 +1,5 @@
 // ge._capi._ge_native: the pybind11 extension behind ge.ge_global and ge.session (README.md
-// "Python graphs and sessions"). It wraps libge_runner's C++ API (GEInitialize, ge::Session) for
+// "Python graphs, sessions and ES wrappers"). It wraps libge_runner's C++ API (GEInitialize, ge::Session) for
 // the Python process that imports it: the interpreter is the caller's, so a Python custom op that
 // ASCEND_CUSTOM_OPP_PATH names is hosted by it (the bridge attaches). Graphs arrive as the address
 // of a ge::Graph owned by an ES graph (EsGraphNative); tensors as (dtype, format, dims, bytes).

@@ -64,6 +64,29 @@ class GenEsbTest(unittest.TestCase):
         self.assertEqual(str(inspect.signature(mod.PgMix)),
                          "(x, bias, xs, *, mode, alpha=1.5, axes=[0, 2], flag=True, count=7, dst=3)")
 
+    def test_wrapper_with_every_input_kind_builds(self):
+        from ge.es.graph_builder import GraphBuilder
+        spec = importlib.util.spec_from_file_location("pg_generated_ops2", os.path.join(GEN, "es_pgtest_ops.py"))
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        b = GraphBuilder("pg_mix")
+        x, c = b.create_const_float([1.0], [1]), b.create_const_float([2.0], [1])
+        with self.assertRaises(TypeError) as cm:
+            mod.PgMix(x, None, [c], mode=3)
+        self.assertEqual(str(cm.exception), "attribute 'mode' must be a str, got 3")
+        y, aux = mod.PgMix(x, None, [c, c], mode="fast", axes=[4, 5, 6])
+        b.set_graph_output(y, 0)
+        b.set_graph_output(aux, 1)
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "mix.air")
+            b.build_and_reset().save_to_air(path)
+            with open(path, "rb") as f:
+                air = f.read()
+        for token in (b"PgMix", b"xs0", b"xs1", b"fast", b"alpha", b"axes", b"dst", b"aux"):
+            self.assertIn(token, air)
+        # OpDef.input (field 5, tag 0x2a) in IR order: x, bias (not given: ""), xs0, xs1
+        self.assertIn(b"*\tConst_0:0*\x00*\tConst_1:0*\tConst_1:0R", air)
+
     def _gen(self, args, env_extra):
         env = dict(ENV)
         env.pop("ASCEND_OPP_PATH", None)

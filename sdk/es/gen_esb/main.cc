@@ -1,5 +1,5 @@
 // gen_esb: writes the ES wrappers (C, C++, Python) of the REG_OP prototypes in the proto
-// libraries named by ASCEND_OPP_PATH (README.md "ES graph wrappers").
+// libraries named by ASCEND_OPP_PATH (README.md "Python graphs, sessions and ES wrappers").
 //   ASCEND_OPP_PATH=<lib.so or dir>[:...] gen_esb --output_dir=DIR --module_name=NAME [--exclude_ops=A,B]
 // A directory entry loads every *.so directly inside it, in name order.
 #include <dirent.h>
@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>

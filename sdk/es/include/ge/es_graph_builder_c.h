@@ -1,8 +1,8 @@
 /**
  * @file ge/es_graph_builder_c.h
  * The ES ("eager style") graph builder C API of libeager_style_graph_builder_base.so: build a
- * ge::Graph node by node from C, ctypes or code written by gen_esb (README.md "ES graph
- * wrappers"). Python's ge.es.GraphBuilder and the generated Es<OpType> functions call it.
+ * ge::Graph node by node from C, ctypes or code written by gen_esb (README.md "Python
+ * graphs, sessions and ES wrappers"). Python's ge.es.GraphBuilder and the generated Es<OpType> functions call it.
  *
  * Handles: an EsGraphBuilder owns every EsTensorHolder it hands out (one per node output); they
  * stay valid until EsDestroyGraphBuilder. EsBuildGraphAndReset returns an EsGraph the caller
