@@ -106,6 +106,17 @@ class GenEsbTest(unittest.TestCase):
             r = self._gen(["--output_dir=" + d, "--module_name=t"], {})
             self.assertEqual((r.returncode, r.stderr), (1, "gen_esb: error: OA1902: ASCEND_OPP_PATH is not set. "
                              "Set it to the REG_OP proto library (or its folder)\n"))
+            missing = os.path.join(d, "none.so")
+            r = self._gen(["--output_dir=" + d, "--module_name=t"], {"ASCEND_OPP_PATH": missing})
+            self.assertEqual((r.returncode, r.stderr), (1, "gen_esb: error: OA1902: ASCEND_OPP_PATH entry '{}' does "
+                             "not exist. Point it at the proto library\n".format(missing)))
+            # a folder entry loads every *.so directly inside it (here: only the proto library)
+            with tempfile.TemporaryDirectory() as d2:
+                r = self._gen(["--output_dir=" + d2, "--module_name=t", "--exclude_ops=PgSplit"],
+                              {"ASCEND_OPP_PATH": os.path.dirname(ENV["PG_PROTO_LIB"])})
+                self.assertEqual((r.returncode, r.stderr), (0, ""))
+                with open(os.path.join(d, "es_t_ops.py")) as f1, open(os.path.join(d2, "es_t_ops.py")) as f2:
+                    self.assertEqual(f1.read(), f2.read())
             r = self._gen(["--output_dir=" + d, "--module_name=t", "--exclude_ops=PgMix,PgSplit"],
                           {"ASCEND_OPP_PATH": ENV["PG_PROTO_LIB"]})
             self.assertEqual((r.returncode, r.stderr), (0, ""))
