@@ -18,6 +18,7 @@ include(cmake/InstallEnv.cmake)
 install(DIRECTORY DESTINATION opp/built-in)
 install(DIRECTORY DESTINATION python/site-packages)
 include(cmake/InstallPython.cmake)
+include(cmake/InstallEs.cmake)
 
 # find_package(OpenATC): OpenATC::sdk (cmake/OpenATCConfig.cmake.in).
 include(CMakePackageConfigHelpers)

@@ -37,6 +37,7 @@ RULES = {
     # The Python embedder registers Python ops in gert's registry; its bridge library (the only
     # code linking libpython) is dlopened, never linked.
     'sdk/python_host': ['include', 'common', 'sdk/register', 'sdk/gert'],
+    'sdk/es': ['include', 'sdk/register'],  # ES graph builder C API + gen_esb (reads REG_OP prototypes)
     'device/rt': ['include', 'common'],
     'device/rtc': ['include', 'common', 'device/rt'],
     # The runtime takes and returns openatc::HostTensor (common); it never sees omrun's files.
