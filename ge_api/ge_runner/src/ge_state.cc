@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <exception>
@@ -15,6 +16,7 @@
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
 #include "openatc/opp/opp_paths.h"
+#include "openatc/python_host/python_host.h"
 
 namespace openatc::ge_runner {
 namespace {
@@ -80,12 +82,19 @@ void Initialize(const Options &options) {
   }
   NoteUnknownOptions(options, "GEInitialize");
   const auto roots = opp::CustomOppRootsFromEnv();
+  const char *env = std::getenv("ASCEND_CUSTOM_OPP_PATH");
+  const python_host::PluginScan plugins = python_host::ScanPluginEntries(env != nullptr ? env : "");
   for (const auto &root : roots) {
+    if (std::find(plugins.plugins.begin(), plugins.plugins.end(), root) != plugins.plugins.end()) continue;
     const std::string note = opp::DiagnoseRoot(root);
     if (!note.empty()) Warn("ASCEND_CUSTOM_OPP_PATH: " + note);
   }
   auto set = std::make_unique<opp::CompileOppSet>();
   set->Load(roots, BuiltinRoot());
+  // C++ deliverables first, then the Python plugins (as atc: atc/driver/src/compile_model.cc). A
+  // Python op's execute then runs per execution through its adapter (sdk/python_host); in a process
+  // that already runs Python the bridge attaches to that interpreter.
+  python_host::LoadPythonCustomOpsFromEnv();
   g.opp_sets.push_back(std::move(set));
   g.options = options;
   g.initialized = true;
