@@ -59,6 +59,19 @@ class PythonExecuteInSessionTest(unittest.TestCase):
         self.assertIn("ValueError: PyScaleSub was told to fail", err)
         self.assertIn("py_scale_sub.py", err)
 
+    def test_a_missing_python_plugin_fails_ge_initialize(self):
+        # In a fresh process: this one has loaded its plugins already (once per process, as GE).
+        missing = os.path.join(self.tmp, "missing_op.py")
+        code = ("import ctypes, sys; fn = ctypes.CDLL(sys.argv[1]).openatc_test_run_py_session; "
+                "err = ctypes.create_string_buffer(4096); "
+                "rc = fn(None, None, ctypes.c_int64(8), 0, None, err, ctypes.c_size_t(4096)); "
+                "print(rc, err.value.decode())")
+        r = subprocess.run([sys.executable, "-c", code, DRIVER], env=dict(os.environ, ASCEND_CUSTOM_OPP_PATH=missing),
+                           capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertTrue(r.stdout.startswith("1 GEInitialize: OA1801: "), r.stdout)
+        self.assertIn("'" + missing + "'", r.stdout)
+
     def test_execute_runs_per_run_graph_in_this_interpreter(self):
         import acl  # the test's own acl; the plugin must share this module (one interpreter)
 
