@@ -133,7 +133,7 @@ class AclTest(unittest.TestCase):
 
     def kernel_binary(self):
         obj, binary = os.path.join(self.tmp, "scale_sub.host.o"), os.path.join(self.tmp, "scale_sub.aicore.o")
-        r = subprocess.run([os.path.join(BUILD, "bin", "bisheng"), "-c", os.path.join(HERE, "scale_add.asc"),
+        r = subprocess.run([os.path.join(BUILD, "bin", "bisheng"), "-c", os.path.join(HERE, "scale_sub.asc"),
                             "-o", obj, "--npu-arch=dav-2201"], capture_output=True, text=True, timeout=120)
         self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
         r = subprocess.run(["llvm-objcopy", "-O", "binary", "--only-section=.aicore_binary", obj, binary],

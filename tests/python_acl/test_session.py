@@ -21,7 +21,7 @@ class PythonExecuteInSessionTest(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="pyacl12_session_")
         obj, binary = os.path.join(cls.tmp, "k.host.o"), os.path.join(cls.tmp, "k.aicore.o")
-        subprocess.run([os.path.join(BUILD, "bin", "bisheng"), "-c", os.path.join(HERE, "scale_add.asc"), "-o", obj,
+        subprocess.run([os.path.join(BUILD, "bin", "bisheng"), "-c", os.path.join(HERE, "scale_sub.asc"), "-o", obj,
                         "--npu-arch=dav-2201"], check=True, timeout=120)
         subprocess.run(["llvm-objcopy", "-O", "binary", "--only-section=.aicore_binary", obj, binary], check=True,
                        timeout=60)

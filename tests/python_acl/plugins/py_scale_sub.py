@@ -1,5 +1,5 @@
 """A device-backend Python op for tests/python_acl/test_session.py: PyScaleSub(x, y) = 3x - y,
-whose execute launches the Ascend C kernel scale_sub (tests/python_acl/scale_add.asc, 8 floats
+whose execute launches the Ascend C kernel scale_sub (tests/python_acl/scale_sub.asc, 8 floats
 per block) from the binary named by PY_ACL_TEST_KERNEL through acl. Each call appends one line
 to PY_ACL_TEST_LOG; with PY_ACL_TEST_FAIL set, execute raises."""
 import atexit
