@@ -72,6 +72,25 @@ class PythonExecuteInSessionTest(unittest.TestCase):
         self.assertTrue(r.stdout.startswith("1 GEInitialize: OA1801: "), r.stdout)
         self.assertIn("'" + missing + "'", r.stdout)
 
+    def test_a_cpp_process_starts_the_interpreter(self):
+        # session_main.cc: no Python in the process; no PYTHONPATH either (the embedder finds the
+        # packages beside libgert.so), so the bridge starts an interpreter and acl finds the
+        # process's libascendcl.
+        log = os.path.join(self.tmp, "cpp_calls.log")
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "LD_PRELOAD")}
+        env["PY_ACL_TEST_LOG"] = log
+        r = subprocess.run([os.path.join(BUILD, "tests", "python_acl_session_main")], env=env, capture_output=True,
+                           text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        # 3 (i + r) - 1 for r = 0, 1.
+        self.assertEqual(r.stdout, "z = -1 2 5 8 11 14 17 20 2 5 8 11 14 17 20 23\n")
+        with open(log) as f:
+            calls = f.read().splitlines()
+        self.assertEqual(len(calls), 2)
+        self.assertEqual(calls[0], calls[1])
+        self.assertTrue(calls[0].startswith("execute EagerOpExecutionContext n=8 pid="), calls[0])
+        self.assertNotEqual(calls[0], "execute EagerOpExecutionContext n=8 pid=%d" % os.getpid())
+
     def test_execute_runs_per_run_graph_in_this_interpreter(self):
         import acl  # the test's own acl; the plugin must share this module (one interpreter)
 
