@@ -91,8 +91,9 @@ void Initialize(const Options &options) {
   }
   auto set = std::make_unique<opp::CompileOppSet>();
   set->Load(roots, BuiltinRoot());
-  // C++ deliverables first, then the Python plugins (GE's order); inside a python3 process the
-  // bridge attaches to the running interpreter. Loaded once per process, only when named.
+  // C++ deliverables first, then the Python plugins (as atc: atc/driver/src/compile_model.cc). A
+  // Python op's execute then runs per execution through its adapter (sdk/python_host); in a process
+  // that already runs Python the bridge attaches to that interpreter.
   python_host::LoadPythonCustomOpsFromEnv();
   g.opp_sets.push_back(std::move(set));
   g.options = options;
