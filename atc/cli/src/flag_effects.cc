@@ -19,7 +19,12 @@ const Effect kEffects[] = {
     {"fusion_switch_file", true, true, "the graph passes of atc/compiler/src/passes"},
     // The chip's ATC defaults (atc/compiler target_facts.cc): Compile reads them through GetOption.
     {"jit_compile", false, true, "ge.jit_compile as the chip's Compile reads it"},
-    {"precision_mode", false, true, "ge.exec.precision_mode as the chip's Compile reads it"},
+    // Precision on the host (atc/compiler/src/passes/precision.h): built-in ops compute as the
+    // mode makes the chip compute; on an Ascend chip also what its Compile reads.
+    {"precision_mode", true, true, "reduced-precision built-in ops (passes/precision.h); ge.exec.precision_mode"},
+    {"precision_mode_v2", true, true, "reduced-precision built-in ops (passes/precision.h)"},
+    {"keep_dtype", true, true, "nodes kept in their dtype under a precision mode"},
+    {"modify_mixlist", true, true, "the mixed-precision op lists"},
 };
 
 const Effect *Find(const std::string &flag) {

@@ -23,6 +23,7 @@ const KeyRow kKeys[] = {
     {"op_precision_mode", "ge.exec.op_precision_mode"},
     {"allow_hf32", "ge.exec.allow_hf32"},
     {"modify_mixlist", "ge.exec.modify_mixlist"},
+    {"keep_dtype", "keep_dtype"},
     {"input_format", "input_format"},
     {"input_shape_range", "input_shape_range"},
     {"op_name_map", "op_name_map"},

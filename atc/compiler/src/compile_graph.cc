@@ -12,6 +12,7 @@
 #include "openatc/compiler/op_checks.h"
 #include "openatc/rt/runtime.h"
 #include "passes/passes.h"
+#include "passes/precision.h"
 #include "python_ops.h"
 #include "resolve_ops.h"
 
@@ -73,6 +74,8 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
                                               ? passes::ReadFusionSwitchFile(sw->second)
                                               : passes::PassSwitches();
     passes::RunGraphPasses(graph, switches, BuiltinFoldOptions(opp).op_types);
+    // Precision modes after fusion, as ATC selects op dtypes after its fusion passes (precision.h).
+    passes::ApplyPrecision(graph, passes::PrecisionConfigFromOptions(options.ge_options), BuiltinFoldOptions(opp).op_types);
     auto types = CollectOpTypes(graph, !options.online);
     rt::SetCompileTarget(options.target);  // what the RTC compiles for in the ops' Compile
     CompileNodes(graph, types, options);

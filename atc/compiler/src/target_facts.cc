@@ -1,6 +1,8 @@
 // The target's platform facts and per-chip option defaults (openatc/compiler/target_facts.h).
 #include "openatc/compiler/target_facts.h"
 
+#include "openatc/common/log.h"
+
 #include "openatc/common/chip_facts.h"
 
 namespace openatc::compiler {
@@ -55,7 +57,7 @@ reg::PlatformDescription PlatformDescriptionFor(const Target &target) {
 void ApplyTargetOptionDefaults(const Target &target, const std::map<std::string, std::string> &given_flags,
                                std::map<std::string, std::string> &ge_options) {
   const bool jit_given = given_flags.count("jit_compile") != 0;
-  const bool precision_given = given_flags.count("precision_mode") != 0;
+  const bool precision_given = given_flags.count("precision_mode") != 0 || given_flags.count("precision_mode_v2") != 0;
   if (target.is_host()) {
     if (!precision_given) ge_options["ge.exec.precision_mode"] = "must_keep_origin_dtype";
     return;
@@ -64,7 +66,11 @@ void ApplyTargetOptionDefaults(const Target &target, const std::map<std::string,
   const ChipFacts *chip = FindChip(target.soc_version);
   if (chip == nullptr) return;
   if (!jit_given) ge_options["ge.jit_compile"] = chip->jit_compile;
-  if (!precision_given) ge_options["ge.exec.precision_mode"] = chip->precision_mode;
+  if (!precision_given) {
+    ge_options["ge.exec.precision_mode"] = chip->precision_mode;
+    LogInfo("precision mode " + chip->precision_mode + ": ATC's default for " + target.soc_version +
+            " (built-in ops compute as that mode makes the chip compute; --precision_mode chooses another)");
+  }
 }
 
 }  // namespace openatc::compiler

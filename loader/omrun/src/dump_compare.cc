@@ -95,6 +95,7 @@ void Collect(const json &index, std::vector<Output> &order, std::map<std::string
              std::map<std::string, std::string> &fused_into) {
   for (const auto &n : index["nodes"]) {
     const std::string name = n.value("name", "");
+    if (n.value("precision_cast", false)) continue;  // a rounding the precision mode added, not a graph node
     for (const auto &f : n.value("fused_nodes", json::array()))
       if (f.is_string() && f.get<std::string>() != name) fused_into[f.get<std::string>()] = name;
     for (const auto &o : n.value("outputs", json::array())) {

@@ -113,6 +113,12 @@ void NodeDump::Finished(size_t index, const std::vector<runtime::TensorView> &,
   nlohmann::json entry = {{"name", n.name}, {"op_type", n.type}, {"outputs", outs}};
   const std::vector<std::string> fused = FusedNodes(n);
   if (!fused.empty()) entry["fused_nodes"] = fused;
+  // What a precision mode made of it (atc/compiler/src/passes/precision.h).
+  for (const char *attr : {"openatc_compute_dtype", "openatc_output_dtype"}) {
+    auto it = n.attrs.find(attr);
+    if (it != n.attrs.end()) entry[std::string(attr).substr(8)] = it->second.s;
+  }
+  if (n.attrs.count("openatc_precision_cast")) entry["precision_cast"] = true;
   nodes_.push_back(std::move(entry));
 }
 

@@ -1,7 +1,9 @@
 // omrun --dump DIR: every op node's outputs of the first run as DIR/<node>.<output>.npy, named by
 // the graph node that produced them, and DIR/index.json listing, in execution order, each node's
 // op type, output files, dtypes and shapes, and the original nodes the compiler fused into it
-// (the openatc_fused_nodes attribute of atc/compiler/src/passes/). See README.md "omrun".
+// (the openatc_fused_nodes attribute of atc/compiler/src/passes/), and what a precision mode made
+// of it: compute_dtype, output_dtype, precision_cast (atc/compiler/src/passes/precision.h). See
+// README.md "omrun".
 //
 // The folder appears whole or not at all: files go to a sibling staging folder that replaces DIR
 // at the end. DIR must be absent, empty, or an earlier dump (it holds index.json of this format).

@@ -16,6 +16,7 @@
 #include "model_impl.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
+#include "openatc/common/reduced_float.h"
 #include "openatc/gert/tensor_convert.h"
 #include "openatc/opp/call_guard.h"
 
@@ -437,12 +438,28 @@ class Run {
     std::unique_ptr<ExecServices> owner = RunChecked(i, frame);
     ExecServices empty(im_.stream);
     TakeOutputs(i, outs, owner ? *owner : empty, owner == nullptr);
+    RoundReducedOutputs(i);
     Observe(i);
     // Release inputs whose last consumer was this node.
     for (const auto &e : node.inputs) {
       if (!e.connected()) continue;
       auto it = values_.find({e.node, e.index});
       if (it != values_.end() && it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
+    }
+  }
+
+  // A node the compiler's precision mode reduced (atc/compiler/src/passes/precision.h) stores its
+  // float32 outputs in float16 / bfloat16 on the chip: its values are rounded to that type here.
+  void RoundReducedOutputs(size_t i) {
+    const ir::Node &node = g_.nodes[i];
+    auto a = node.attrs.find("openatc_output_dtype");
+    if (a == node.attrs.end()) return;
+    const ReducedFloat to = ReducedFloatFromName(a->second.s);
+    for (size_t k = 0; k < node.output_descs.size(); ++k) {
+      auto it = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
+      if (it == values_.end() || it->second.tensor.GetDataType() != ge::DT_FLOAT) continue;
+      gert::Tensor &t = it->second.tensor;
+      RoundInPlace(static_cast<float *>(t.GetAddr()), t.GetSize() / sizeof(float), to);
     }
   }
 

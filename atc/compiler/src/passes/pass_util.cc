@@ -108,15 +108,23 @@ int32_t PassGraph::AddConst(const std::string &name, const std::vector<int64_t> 
   value.t->desc = d;
   value.t->data = ir::Bytes::Copy(f.data(), f.size() * sizeof(float));
   ir::Node n;
-  n.name = FreshName(name);
+  n.name = name;
   n.type = ir::kConst;
   n.attrs["value"] = std::move(value);
   n.output_descs = {d};
-  g.nodes.push_back(std::move(n));
+  return AddNode(std::move(n));
+}
+
+int32_t PassGraph::AddNode(ir::Node n) {
+  n.name = FreshName(n.name);
+  const auto i = static_cast<int32_t>(g.nodes.size());
   erased.push_back(false);
   control_.push_back(false);
   users_.emplace_back();
-  return static_cast<int32_t>(g.nodes.size() - 1);
+  for (size_t a = 0; a < n.inputs.size(); ++a)
+    if (n.inputs[a].connected()) users_[static_cast<size_t>(n.inputs[a].node)].push_back({i, a});
+  g.nodes.push_back(std::move(n));
+  return i;
 }
 
 void PassGraph::Finish() {

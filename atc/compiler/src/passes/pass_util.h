@@ -38,6 +38,8 @@ struct PassGraph {
   void Erase(int32_t i);
   /// A name not used by any node, from `base`.
   std::string FreshName(const std::string &base) const;
+  /// Appends `n` (its name made fresh; its inputs recorded) and returns its index.
+  int32_t AddNode(ir::Node n);
   /// Appends a float32 Const node and returns its index.
   int32_t AddConst(const std::string &name, const std::vector<int64_t> &shape, const std::vector<double> &v);
   /// Drops the erased nodes (indices renumbered) and re-sorts topologically.

@@ -1,0 +1,53 @@
+// Precision modes on the host (atc --precision_mode / --precision_mode_v2 / --keep_dtype /
+// --modify_mixlist): which built-in nodes run in a reduced float type, as ATC's op dtype
+// selection would choose for the chip, and how the host reproduces it exactly:
+//  - a reduced node's float32 inputs hold float16 (bfloat16) values: a Const feeding it is
+//    rounded at compile time, any other float32 producer gets a Cast pair (to the reduced type
+//    and back, named <producer>/to_<type> and <producer>/from_<type>, attr openatc_precision_cast)
+//    shared by its reduced consumers;
+//  - it computes in float32 (the chip's cube and vector units accumulate wider than they store)
+//    and its float32 outputs are rounded to the reduced type when it stores them in that type:
+//    attr openatc_output_dtype, applied by the runtime after the node runs
+//    (loader/runtime/src/executor.cc);
+//  - attr openatc_compute_dtype records the type it runs in: the OM's record of each tensor's
+//    effective dtype (absent = the descriptor's dtype).
+// Model inputs and outputs keep their dtypes (ATC's Cast insertion at the graph edges).
+#ifndef OPENATC_COMPILER_PASSES_PRECISION_H_
+#define OPENATC_COMPILER_PASSES_PRECISION_H_
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "openatc/ir/graph.h"
+
+namespace openatc::compiler::passes {
+
+struct PrecisionConfig {
+  /// An ATC --precision_mode value (precision_mode_v2 mapped to it); must_keep_origin_dtype
+  /// changes nothing.
+  std::string mode = "must_keep_origin_dtype";
+  std::set<std::string> keep_types;  ///< --keep_dtype "OpType::X" entries
+  std::set<std::string> keep_names;  ///< --keep_dtype node names (original names of fused nodes too)
+  std::set<std::string> white, black;  ///< mixed modes: the op lists after --modify_mixlist
+};
+
+/// The config from the GE options atc sets (ge.exec.precision_mode, ge.exec.precision_mode_v2,
+/// keep_dtype, ge.exec.modify_mixlist; the files were validated by atc/cli/src/config_files.cc).
+/// A mode the host cannot reproduce (cube_hif8, mixed_hif8: hifloat8) is E10001.
+PrecisionConfig PrecisionConfigFromOptions(const std::map<std::string, std::string> &ge_options);
+
+/// The built-in mixed-precision lists (our own, per op family; GE's per-op ops-info flags are not
+/// public): white runs reduced, black keeps its dtype, every other op follows its producers.
+const std::set<std::string> &DefaultWhiteList();
+const std::set<std::string> &DefaultBlackList();
+
+/// Applies `config` to a topologically sorted graph with inferred descriptors (after the fusion
+/// passes); only built-in op types are touched. Returns the number of reduced nodes; logs one
+/// info line with the mode and that count.
+size_t ApplyPrecision(ir::Graph &graph, const PrecisionConfig &config, const std::set<std::string> &builtin);
+
+}  // namespace openatc::compiler::passes
+
+#endif  // OPENATC_COMPILER_PASSES_PRECISION_H_

@@ -1,0 +1,146 @@
+// Precision modes on the host (atc/compiler/src/passes/precision.h): which nodes each mode
+// reduces, where the roundings go, and values checked by hand.
+//
+// Graph: x -> Mul(x, c) -> Softmax -> Relu -> out, and Mul -> Relu2 -> out2 (Mul is not a cube op;
+// the cube op is a MatMul: x2 [1,2] -> MatMul(w [2,1]) -> out3).
+// Hand values: float16 keeps 11 significant bits. 0.1f becomes 0.0999755859375 (0x2E66), and
+// 3 * 0.0999755859375 = 0.2999267578125 lies exactly between the float16 neighbours 0.2998046875
+// and 0.300048828125 (spacing 2^-12 in [0.25, 0.5)), so it rounds to the even one, 0.2998046875.
+// bfloat16 keeps 8 bits: 0.1f becomes 0.10009765625 (0x3DCD).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "openatc/common/reduced_float.h"
+#include "pass_graph_builder.h"
+
+using namespace pass_test;
+
+namespace {
+
+ir::Graph MulGraph() {
+  Builder b;
+  const int32_t x = b.Data("x", {1, 2});
+  const int32_t c = b.Const("c", {1}, std::vector<float>{3.0f});
+  const int32_t mul = b.Op("mul", "Mul", {x, c});
+  const int32_t sm = b.Op("softmax", "Softmax", {mul});
+  const int32_t relu = b.Op("relu", "Relu", {sm});
+  const int32_t relu2 = b.Op("relu2", "Relu", {mul});
+  b.Output({relu, relu2});
+  return b.g;
+}
+
+om::Model CompileWith(const ir::Graph &g, std::map<std::string, std::string> ge) {
+  compiler::CompileOptions opts;
+  opts.target = openatc::HostTarget();
+  opts.model_path = "<precision test>";
+  opts.ge_options = std::move(ge);
+  return compiler::CompileGraph(g, opts, BuiltinOpp());
+}
+
+std::string Attr(const om::Model &m, const std::string &node, const char *attr) {
+  const int32_t i = m.graph.FindNode(node);
+  REQUIRE(i >= 0);
+  auto it = m.graph.nodes[size_t(i)].attrs.find(attr);
+  return it == m.graph.nodes[size_t(i)].attrs.end() ? std::string() : it->second.s;
+}
+
+size_t Casts(const om::Model &m) {
+  size_t n = 0;
+  for (const auto &node : m.graph.nodes) n += node.attrs.count("openatc_precision_cast");
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("precision: the rounding helpers", "[compiler][precision]") {
+  REQUIRE(RoundToFloat16(0.1f) == 0.0999755859375f);
+  REQUIRE(RoundToFloat16(0.2999267578125f) == 0.2998046875f);  // a tie: to even
+  REQUIRE(RoundToFloat16(70000.0f) == INFINITY);                // above 65504
+  REQUIRE(RoundToBfloat16(0.1f) == 0.10009765625f);
+  REQUIRE(std::isnan(RoundToBfloat16(NAN)));
+}
+
+TEST_CASE("precision: must_keep_origin_dtype changes nothing and runs bit-identical to float32",
+          "[compiler][precision]") {
+  const om::Model m = CompileWith(MulGraph(), {{"ge.exec.precision_mode", "must_keep_origin_dtype"}});
+  REQUIRE(Casts(m) == 0);
+  REQUIRE(Attr(m, "mul", "openatc_output_dtype").empty());
+  const auto out = RunModel(m, {Host({1, 2}, {0.1f, -2.0f})});
+  REQUIRE(Values(out[1]) == std::vector<float>{0.1f * 3.0f, 0.0f});
+}
+
+TEST_CASE("precision: force_fp16 reduces every float node and rounds its inputs and outputs",
+          "[compiler][precision]") {
+  const om::Model m = CompileWith(MulGraph(), {{"ge.exec.precision_mode", "force_fp16"}});
+  for (const char *n : {"mul", "softmax", "relu", "relu2"}) {
+    INFO(n);
+    REQUIRE(Attr(m, n, "openatc_compute_dtype") == "float16");
+    REQUIRE(Attr(m, n, "openatc_output_dtype") == "float16");
+  }
+  REQUIRE(Casts(m) == 2);  // one Cast pair after x; the Const is rounded at compile time
+  const auto out = RunModel(m, {Host({1, 2}, {0.1f, -2.0f})});
+  REQUIRE(Values(out[1]) == std::vector<float>{0.2998046875f, 0.0f});
+  SECTION("precision_mode_v2=fp16 is the same mode") {
+    const om::Model v2 = CompileWith(MulGraph(), {{"ge.exec.precision_mode_v2", "fp16"}});
+    REQUIRE(Attr(v2, "relu2", "openatc_output_dtype") == "float16");
+  }
+  SECTION("--keep_dtype by node name and by op type") {
+    const std::string keep = TempFile("keep_dtype.cfg", "relu2\nOpType::Softmax\n");
+    const om::Model k = CompileWith(MulGraph(), {{"ge.exec.precision_mode", "force_fp16"}, {"keep_dtype", keep}});
+    REQUIRE(Attr(k, "relu2", "openatc_output_dtype").empty());
+    REQUIRE(Attr(k, "softmax", "openatc_output_dtype").empty());
+    REQUIRE(Attr(k, "relu", "openatc_output_dtype") == "float16");
+    // relu2 reads mul's float16 values as they are: 3 * x rounded once, by mul.
+    REQUIRE(Values(RunModel(k, {Host({1, 2}, {0.1f, -2.0f})})[1]) == std::vector<float>{0.2998046875f, 0.0f});
+  }
+}
+
+TEST_CASE("precision: allow_mix_precision: white reduced, black kept, gray follows its producer",
+          "[compiler][precision]") {
+  const om::Model m = CompileWith(MulGraph(), {{"ge.exec.precision_mode", "allow_mix_precision"}});
+  // Mul is gray with a float32 producer: kept; Softmax black; Relu gray after it: kept.
+  for (const char *n : {"mul", "softmax", "relu", "relu2"}) REQUIRE(Attr(m, n, "openatc_output_dtype").empty());
+  const std::string mix = TempFile("mixlist.json", R"({"white-list": {"to-add": ["Mul"]}})");
+  const om::Model w = CompileWith(MulGraph(), {{"ge.exec.precision_mode", "allow_mix_precision"},
+                                               {"ge.exec.modify_mixlist", mix}});
+  REQUIRE(Attr(w, "mul", "openatc_output_dtype") == "float16");
+  REQUIRE(Attr(w, "relu2", "openatc_output_dtype") == "float16");  // gray after a reduced producer
+  REQUIRE(Attr(w, "softmax", "openatc_output_dtype").empty());     // black
+  REQUIRE(Attr(w, "relu", "openatc_output_dtype").empty());        // gray after a kept producer
+  const auto out = RunModel(w, {Host({1, 2}, {0.1f, -2.0f})});
+  REQUIRE(Values(out[1]) == std::vector<float>{0.2998046875f, 0.0f});
+  SECTION("allow_mix_precision_bf16 rounds to bfloat16") {
+    const om::Model bf = CompileWith(MulGraph(), {{"ge.exec.precision_mode", "allow_mix_precision_bf16"},
+                                                  {"ge.exec.modify_mixlist", mix}});
+    REQUIRE(Attr(bf, "mul", "openatc_output_dtype") == "bfloat16");
+    // 3 * 0.10009765625 = 0.30029296875 -> bfloat16 (spacing 2^-9 in [0.25, 0.5)): 0.30078125.
+    REQUIRE(Values(RunModel(bf, {Host({1, 2}, {0.1f, -2.0f})})[1]) == std::vector<float>{0.30078125f, 0.0f});
+  }
+}
+
+TEST_CASE("precision: cube ops under allow_fp32_to_fp16 and cube_fp16in_fp32out", "[compiler][precision]") {
+  Builder b;
+  const int32_t x = b.Data("x", {1, 2});
+  const int32_t w = b.Const("w", {2, 1}, std::vector<float>{0.1f, 1.0f});
+  const int32_t mm = b.Op("mm", "MatMul", {x, w});
+  const int32_t r = b.Op("r", "Relu", {mm});
+  b.Output({r});
+  // x = [3, 1/1024 + 1]: float16 keeps 1 + 2^-10 (11 bits), so x rounds to itself; w[0] to 0.0999755859375.
+  // mm = 3 * 0.0999755859375 + 1.0009765625 = 1.3009033203125 (exact in float32); as float16
+  // (spacing 2^-10 in [1, 2)): 1.3009033203125 * 1024 = 1332.125 -> 1332 -> 1.30078125.
+  const std::vector<float> in = {3.0f, 1.0009765625f};
+  const om::Model a = CompileWith(b.g, {{"ge.exec.precision_mode", "allow_fp32_to_fp16"}});
+  REQUIRE(Attr(a, "mm", "openatc_output_dtype") == "float16");
+  REQUIRE(Attr(a, "r", "openatc_output_dtype").empty());  // a vector op keeps float32
+  REQUIRE(Values(RunModel(a, {Host({1, 2}, in)})[0]) == std::vector<float>{1.30078125f});
+  const om::Model c = CompileWith(b.g, {{"ge.exec.precision_mode", "cube_fp16in_fp32out"}});
+  REQUIRE(Attr(c, "mm", "openatc_compute_dtype") == "float16");
+  REQUIRE(Attr(c, "mm", "openatc_output_dtype").empty());  // float32 out
+  REQUIRE(Values(RunModel(c, {Host({1, 2}, in)})[0]) == std::vector<float>{1.3009033203125f});
+}
+
+TEST_CASE("precision: hifloat8 modes are refused on the host", "[compiler][precision]") {
+  REQUIRE_THROWS_WITH(CompileWith(MulGraph(), {{"ge.exec.precision_mode_v2", "mixed_hif8"}}),
+                      Catch::Contains("selects hifloat8, which only Ascend 950 chips have"));
+}
