@@ -161,7 +161,8 @@ def call_compile(op_type, callback, inputs, outputs, native, handle):
     with scope(ctx):
         result = fn(obj, *args, **kwargs)
     if result is not None:
-        raise TypeError("%s of %s returned %r; a callback returns None and raises to fail" % (callback, op_type, result))
+        raise TypeError("%s of %s returned %r; a callback returns None and raises to fail"
+                        % (callback, op_type, result))
 
 
 def clear():

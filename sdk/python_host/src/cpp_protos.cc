@@ -35,8 +35,10 @@ std::string CppPrototypesJson() {
                       : kind == reg::IrInputKind::kOptional ? "optional" : "dynamic";
       ir["inputs"].push_back({{"name", name}, {"kind", k}});
     }
-    for (const auto &[name, kind] : p->outputs)
-      ir["outputs"].push_back({{"name", name}, {"kind", kind == reg::IrOutputKind::kRequired ? "required" : "dynamic"}});
+    for (const auto &[name, kind] : p->outputs) {
+      const char *k = kind == reg::IrOutputKind::kRequired ? "required" : "dynamic";
+      ir["outputs"].push_back({{"name", name}, {"kind", k}});
+    }
     for (const auto &a : p->attrs) ir["attrs"].push_back({{"name", a.name}, {"type", AttrTypeName(a.type)}});
     all[type] = std::move(ir);
   }

@@ -135,9 +135,10 @@ ge::graphStatus Run(const PyOpInfo &info, const char *callback, CallState &state
   Collect(state.frame->outputs, true, out);
   const OaPyCompileCall call{Query, state.annotated != nullptr ? AddLaunch : nullptr, &state};
   char *err = nullptr;
-  if (info.api->compile_call(info.op_type.c_str(), callback, in.tensors.data(), static_cast<uint32_t>(in.tensors.size()),
-                             out.tensors.data(), static_cast<uint32_t>(out.tensors.size()), &call, GetAttr, state.frame,
-                             &err) != kOaPyOk)
+  const auto n_in = static_cast<uint32_t>(in.tensors.size());
+  const auto n_out = static_cast<uint32_t>(out.tensors.size());
+  if (info.api->compile_call(info.op_type.c_str(), callback, in.tensors.data(), n_in, out.tensors.data(), n_out, &call,
+                             GetAttr, state.frame, &err) != kOaPyOk)
     CallFailed(info, state.frame, callback, err);
   return ge::GRAPH_SUCCESS;
 }
