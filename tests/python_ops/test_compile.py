@@ -98,6 +98,26 @@ class AtcPythonCompileTest(unittest.TestCase):
         self.assertRegex(r.stderr, r'File "%s", line %d, in _fail_in_compile\n' % (re.escape(path), raise_line))
         self.assertIn("ValueError: compile refused 2048 elements", r.stderr)
 
+    def test_callbacks_bind_to_the_cpp_reg_op_prototype(self):
+        with open(GRAPH) as f:
+            graph = f.read().replace('"CompiledAdd"', '"ProtoAdd"')
+        path = os.path.join(self.tmp, "proto_add.json")
+        with open(path, "w") as f:
+            f.write(graph)
+        out = os.path.join(self.tmp, "proto")
+        opp = os.path.join(BUILD, "tests", "py12_opp") + ":" + os.path.join(HERE, "plugins", "proto_add")
+        r = subprocess.run([ATC, "--model=" + path, "--framework=1", "--soc_version=host", "--output=" + out],
+                           env=env_with(opp), capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("[test] ProtoAdd compile [2048] [2048]", r.stdout.splitlines())
+        self.assertEqual(self.run_om(out + ".om"), ["output 0: 3 x2048", "libpython mapped: no"])
+        # Without the deliverable there is no IR to bind to: refused at load.
+        r = subprocess.run([ATC, "--model=" + path, "--framework=1", "--soc_version=host", "--output=" + out],
+                           env=env_with(opp.split(":")[1]), capture_output=True, text=True, timeout=60)
+        self.assertEqual(r.returncode, 255)
+        self.assertIn("OA1803", r.stderr)
+        self.assertIn("RuntimeError: canonical IR not found for schema-bound compile: ProtoAdd", r.stderr)
+
     def test_declare_launch_args_without_a_launch_or_with_a_bad_slot(self):
         path = os.path.join(self.tmp, "bad_declare.py")
         with open(path, "w") as f:

@@ -52,7 +52,8 @@ def validate_op_impl_descriptor(desc):
             continue
         if ir is None:
             raise RuntimeError("canonical IR not found for schema-bound %s: %s (declare the op with "
-                               "@register_op(op_type=%r))" % (method, desc.op_type, desc.op_type))
+                               "@register_op(op_type=%r), or with REG_OP in a deliverable of "
+                               "ASCEND_CUSTOM_OPP_PATH)" % (method, desc.op_type, desc.op_type))
         _signature.validate(method, fn, ir, desc.descriptor_key)
 
 
