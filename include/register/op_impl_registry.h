@@ -13,6 +13,8 @@
 #include <initializer_list>
 #include <memory>
 
+#include "exe_graph/runtime/infer_datatype_context.h"  // GE's header gives the hooks' contexts too
+#include "exe_graph/runtime/infer_shape_context.h"
 #include "graph/ascend_string.h"
 #include "graph/types.h"
 

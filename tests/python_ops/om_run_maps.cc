@@ -1,15 +1,54 @@
-// om_run_maps MODEL.om [--dlopen-python]: runs the OM (no inputs) through the loader, prints
-// every float32 output value, then reports whether libpython is mapped into this process
-// (/proc/self/maps). --dlopen-python maps libpython first, so the scan itself is tested.
+// om_run_maps MODEL.om [--dlopen-python | --fill]: runs the OM through the loader (no inputs, or
+// with --fill every float32 input i filled with i+1), prints every float32 output value (with
+// --fill: "<value> x<count>" per run of equal values), then reports whether libpython is mapped
+// into this process (/proc/self/maps). --dlopen-python maps libpython first, so the scan itself
+// is tested.
 #include <dlfcn.h>
 
 #include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <vector>
 
 #include "openatc/common/error.h"
 #include "openatc/runtime/model.h"
+
+namespace {
+
+std::vector<openatc::HostTensor> Filled(const std::vector<openatc::runtime::IoDesc> &descs) {
+  std::vector<openatc::HostTensor> inputs;
+  for (size_t i = 0; i < descs.size(); ++i) {
+    openatc::HostTensor t;
+    t.dtype = descs[i].dtype;
+    t.shape = descs[i].shape;
+    t.data.resize(descs[i].bytes);
+    const float v = static_cast<float>(i + 1);
+    for (size_t k = 0; k + 4 <= t.data.size(); k += 4) std::memcpy(t.data.data() + k, &v, 4);
+    inputs.push_back(std::move(t));
+  }
+  return inputs;
+}
+
+void PrintFloats(const std::vector<uint8_t> &data, bool runs) {
+  size_t count = 0;
+  float last = 0;
+  for (size_t k = 0; k + 4 <= data.size(); k += 4) {
+    float v;
+    std::memcpy(&v, data.data() + k, 4);
+    if (!runs) {
+      std::printf(" %g", v);
+    } else if (count > 0 && v != last) {
+      std::printf(" %g x%zu", last, count);
+      count = 0;
+    }
+    last = v;
+    ++count;
+  }
+  if (runs && count > 0) std::printf(" %g x%zu", last, count);
+}
+
+}  // namespace
 
 int main(int argc, char **argv) {
   if (argc < 2) {
@@ -21,18 +60,15 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "cannot dlopen libpython: %s\n", dlerror());
     return 2;
   }
+  const bool fill = argc > 2 && std::strcmp(argv[2], "--fill") == 0;
   try {
     auto model = openatc::runtime::LoadModelFile(argv[1]);
-    auto outputs = model->Run({});
+    std::vector<openatc::HostTensor> inputs;
+    if (fill) inputs = Filled(model->inputs());
+    auto outputs = model->Run(inputs);
     for (size_t i = 0; i < outputs.size(); ++i) {
       std::printf("output %zu:", i);
-      if (outputs[i].dtype == ge::DT_FLOAT) {
-        for (size_t k = 0; k + 4 <= outputs[i].data.size(); k += 4) {
-          float v;
-          std::memcpy(&v, outputs[i].data.data() + k, 4);
-          std::printf(" %g", v);
-        }
-      }
+      if (outputs[i].dtype == ge::DT_FLOAT) PrintFloats(outputs[i].data, fill);
       std::printf("\n");
     }
   } catch (const std::exception &e) {

@@ -2,6 +2,7 @@
 signature checks, context scopes and plugin discovery (README.md "Python custom ops").
 Run with the build's site-packages first on sys.path (CMakeLists.txt here does)."""
 import os
+import shutil
 import sys
 import tempfile
 import textwrap
@@ -261,6 +262,7 @@ class DiscoveryTest(unittest.TestCase):
         self.dir = tempfile.mkdtemp(prefix="py12_discovery_")
         self.log = os.path.join(self.dir, "order.log")
         os.environ["PY12_ORDER_LOG"] = self.log
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
 
     def write(self, rel, name):
         path = os.path.join(self.dir, rel)

@@ -24,6 +24,7 @@ void AttachDeliverables(om::Model &model, const std::map<std::string, OpTypeInfo
   std::map<int, int> model_index;  // CompileOppSet index -> Model::deliverables index
   for (const auto &[type, info] : types) {
     int provider = opp.Provider(type);
+    if (provider < 0 && IsPythonLaunchOp(type)) continue;  // carried by its declared launches
     if (provider < 0) {
       const OpCheckProblem p = NotFromDeliverableProblem();
       throw Error(ErrorCategory::kGraph, p.code, p.message, p.hint).WithNode(graph.nodes[info.nodes.front()].name, type);
@@ -44,7 +45,8 @@ void AttachDeliverables(om::Model &model, const std::map<std::string, OpTypeInfo
     index = static_cast<int>(model.deliverables.size());
     model.deliverables.push_back(std::move(out));
   }
-  for (auto &art : model.artifacts) art.deliverable = model_index.at(opp.Provider(art.op_type));
+  for (auto &art : model.artifacts)
+    if (opp.Provider(art.op_type) >= 0) art.deliverable = model_index.at(opp.Provider(art.op_type));
 }
 
 }  // namespace

@@ -11,7 +11,9 @@ OpCheckProblem CannotCreateProblem(const std::string &why) {
 
 std::vector<OpCheckProblem> CapabilityProblems(uint32_t caps, bool require_portable, const std::string &where) {
   std::vector<OpCheckProblem> out;
-  if (require_portable && (caps & opp::kCompilable) && !(caps & opp::kPortable)) {
+  // An AnnotatedArgsOp's declared launches carry its compiled kernel into the OM (README.md
+  // "Python custom ops": Python compile + declare_launch_args rely on it).
+  if (require_portable && (caps & opp::kCompilable) && !(caps & (opp::kPortable | opp::kAnnotatedArgs))) {
     out.push_back({"OA1107",
                    "the op is a CompilableOp but not a PortableOp" + where +
                        ", so its compile results cannot be carried into an OM",

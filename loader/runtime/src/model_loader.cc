@@ -95,6 +95,10 @@ std::map<std::string, std::shared_ptr<ge::BaseCustomOp>> DeserializeOps(LoadedMo
   for (const auto &art : im.model.artifacts) {
     std::string why;
     auto op = im.registry->GetOrCreate(art.op_type, &why);
+    if (!op && art.deliverable < 0 && !art.has_payload && (art.capabilities & opp::kAnnotatedArgs)) {
+      objects[art.op_type] = nullptr;  // a Python op: its nodes run from their declared launches only
+      continue;
+    }
     if (!op) {
       throw Error(ErrorCategory::kCorruptOm, "OA2102",
                   "no embedded deliverable provides op type '" + art.op_type + "' (" + why + ")",
@@ -128,6 +132,17 @@ void BindNode(LoadedModel::Impl &im, size_t i, const std::map<std::string, std::
   }
   NodeRuntime &nr = im.nodes[i];
   nr.op = it->second;
+  if (nr.op == nullptr) {  // no op object (see DeserializeOps): the declared launches are all there is
+    nr.annotated = LoadAnnotated(node, im.path);
+    if (nr.annotated == nullptr) {
+      throw Error(ErrorCategory::kCorruptOm, "OA2105",
+                  "the op type has no deliverable in the OM and the OM holds no declared launches for this node",
+                  "Rebuild the OM with atc")
+          .WithNode(node.name, node.type);
+    }
+    nr.info = gert_impl::BuildNodeInfo(node);
+    return;
+  }
   nr.origin = im.registry->Origin(node.type);
   nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
   nr.infer = dynamic_cast<ge::ShapeInferOp *>(nr.op.get());

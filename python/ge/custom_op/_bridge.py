@@ -10,16 +10,28 @@ import json
 import threading
 
 from ..runtime import StorageShape, Tensor, TensorDesc
-from . import _context, _signature, proto, registry
+from . import _compile, _context, _signature, proto, registry
 from .._internal import plugin_loader
 
 _lock = threading.RLock()
 _instances = {}  # op_type -> instance of the registered class
+_cpp_irs = {}  # op_type -> ir_meta of a C++ REG_OP prototype (set_cpp_protos)
+
+
+def set_cpp_protos(text):
+    """The REG_OP prototypes of the C++ deliverables, as a JSON object op_type -> ir_meta: the
+    canonical IR of an op that has no @register_op prototype (a Python one replaces it, as GE)."""
+    with _lock:
+        _cpp_irs.clear()
+        _cpp_irs.update(json.loads(text))
 
 
 def _ir(op_type):
     p = proto.get_registered_op_proto(op_type)
-    return p.ir_meta() if p is not None else None
+    if p is not None:
+        return p.ir_meta()
+    with _lock:
+        return _cpp_irs.get(op_type)
 
 
 def _methods(desc):
@@ -40,7 +52,8 @@ def validate_op_impl_descriptor(desc):
             continue
         if ir is None:
             raise RuntimeError("canonical IR not found for schema-bound %s: %s (declare the op with "
-                               "@register_op(op_type=%r))" % (method, desc.op_type, desc.op_type))
+                               "@register_op(op_type=%r), or with REG_OP in a deliverable of "
+                               "ASCEND_CUSTOM_OPP_PATH)" % (method, desc.op_type, desc.op_type))
         _signature.validate(method, fn, ir, desc.descriptor_key)
 
 
@@ -131,11 +144,35 @@ def call_execute(op_type, backend, inputs, num_outputs, native, handle):
         raise TypeError("execute of %s returned %r; a callback returns None and raises to fail" % (op_type, result))
 
 
+def call_compile(op_type, callback, inputs, outputs, native, handle):
+    """Runs the op's `callback` ("compile" or "declare_launch_args") on the instance that its
+    execute and the other callback use, with the IR-bound inputs and outputs."""
+    desc = registry.get_registered_op_impl_by_op_type(op_type)
+    fn = registry._underlying(inspect.getattr_static(desc.cls, callback))
+    obj = _instance(desc)
+    if callback == "compile":
+        ctx, scope = _compile.OpCompileContext(native, handle), _context.compile_scope
+    else:
+        ctx = _compile.AnnotatedArgsContext(native, handle, len(inputs), len(outputs))
+        scope = _context.declare_launch_args_scope
+    ins = [ctx._borrow(*t) for t in inputs]
+    outs = [ctx._borrow(*t) for t in outputs]
+    ir = _ir(op_type)
+    args, kwargs = _signature.bind(callback, ir, ins, outs, _attrs(op_type, ir, native, handle))
+    with scope(ctx):
+        result = fn(obj, *args, **kwargs)
+    if result is not None:
+        raise TypeError("%s of %s returned %r; a callback returns None and raises to fail"
+                        % (callback, op_type, result))
+
+
 def clear():
     with _lock:
         _instances.clear()
+        _cpp_irs.clear()
     registry.clear_registered_op_impls()
     proto.clear_registered_op_protos()
 
 
-__all__ = ["load", "call_infer_meta", "call_execute", "validate_op_impl_descriptor", "clear", "Tensor"]
+__all__ = ["load", "set_cpp_protos", "call_infer_meta", "call_execute", "call_compile", "validate_op_impl_descriptor",
+           "clear", "Tensor"]

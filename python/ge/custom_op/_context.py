@@ -15,26 +15,51 @@ def get_execute_ctx():
     return ctx
 
 
+_compile_ctx = contextvars.ContextVar("ge_compile_ctx", default=None)
+_declare_ctx = contextvars.ContextVar("ge_declare_launch_args_ctx", default=None)
+
+
 def get_compile_ctx():
-    raise RuntimeError("get_compile_ctx() is only available inside compile")
+    ctx = _compile_ctx.get()
+    if ctx is None:
+        raise RuntimeError("get_compile_ctx() is only available inside compile")
+    return ctx
 
 
 def get_compile_platform_info():
-    raise RuntimeError("get_compile_platform_info() is only available inside compile")
+    ctx = _compile_ctx.get()
+    if ctx is None:
+        raise RuntimeError("get_compile_platform_info() is only available inside compile")
+    return ctx._platform
 
 
 def get_declare_launch_args_ctx():
-    raise RuntimeError("get_declare_launch_args_ctx() is only available inside declare_launch_args")
+    ctx = _declare_ctx.get()
+    if ctx is None:
+        raise RuntimeError("get_declare_launch_args_ctx() is only available inside declare_launch_args")
+    return ctx
 
 
 @contextlib.contextmanager
-def execute_scope(ctx):
-    token = _execute_ctx.set(ctx)
+def _scope(var, ctx):
+    token = var.set(ctx)
     try:
         yield ctx
     finally:
-        _execute_ctx.reset(token)
+        var.reset(token)
         ctx._invalidate()
+
+
+def execute_scope(ctx):
+    return _scope(_execute_ctx, ctx)
+
+
+def compile_scope(ctx):
+    return _scope(_compile_ctx, ctx)
+
+
+def declare_launch_args_scope(ctx):
+    return _scope(_declare_ctx, ctx)
 
 
 def _dims(shape):

@@ -6,7 +6,10 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "../src/bridge_abi.h"
@@ -67,7 +70,41 @@ struct HostCall {
   void *host_ctx;
   OaPyGetAttr get_attr;
   void *attr_ctx;
+  const OaPyCompileCall *compile = nullptr;  // compile / declare_launch_args only
 };
+
+const OaPyCompileCall &CompileOf(uintptr_t handle) {
+  const OaPyCompileCall *c = reinterpret_cast<HostCall *>(handle)->compile;
+  if (c == nullptr) throw std::runtime_error("this context is not a compile or declare_launch_args context");
+  return *c;
+}
+
+// query(handle, what, a, b) -> (status, text): status 0 answered, 1 no answer.
+py::tuple Query(uintptr_t handle, const std::string &what, const std::string &a, const std::string &b) {
+  const OaPyCompileCall &c = CompileOf(handle);
+  char *answer = nullptr;
+  const int status = c.query(c.call_ctx, what.c_str(), a.c_str(), b.c_str(), &answer);
+  std::string text = answer != nullptr ? answer : "";
+  std::free(answer);
+  return py::make_tuple(status, text);
+}
+
+// add_launch(handle, name, bin, block_dim, stream_id, [(kind, index, value)]) -> "" or the reason.
+std::string AddLaunch(uintptr_t handle, const std::string &name, const py::bytes &bin, uint32_t block_dim,
+                      uint32_t stream_id, const std::vector<std::tuple<uint32_t, uint32_t, uint64_t>> &slots) {
+  const OaPyCompileCall &c = CompileOf(handle);
+  if (c.add_launch == nullptr) return "add_launch is only available inside declare_launch_args";
+  std::vector<OaPySlot> out;
+  for (const auto &[kind, index, value] : slots) out.push_back({kind, index, value});
+  const std::string_view data = bin;
+  char *error = nullptr;
+  if (c.add_launch(c.call_ctx, name.c_str(), data.data(), data.size(), block_dim, stream_id, out.data(),
+                   static_cast<uint32_t>(out.size()), &error) == 0)
+    return "";
+  std::string why = error != nullptr ? error : "the runtime refused the launch";
+  std::free(error);
+  return why;
+}
 
 py::object NativeModule() {
   static py::module_::module_def def;
@@ -96,6 +133,8 @@ py::object NativeModule() {
       if (type == "str") return py::make_tuple(0, std::string(v.s != nullptr ? v.s : ""));
       return py::make_tuple(0, v.i);
     });
+    m.def("query", &Query);
+    m.def("add_launch", &AddLaunch);
     module = m.release().ptr();
   }
   return py::reinterpret_borrow<py::object>(module);
@@ -110,6 +149,11 @@ py::list Inputs(const OaPyTensor *inputs, uint32_t n) {
   return out;
 }
 
+std::string &CppProtos() {
+  static std::string json = "{}";
+  return json;
+}
+
 int Load(const char *site_dir, const char *opp_path, char **json_out, char **error_out) {
   if (!EnsureInterpreter()) {
     *error_out = Dup("the embedded Python interpreter did not start");
@@ -119,6 +163,7 @@ int Load(const char *site_dir, const char *opp_path, char **json_out, char **err
   try {
     py::list path = py::module_::import("sys").attr("path");
     if (site_dir != nullptr && *site_dir != '\0') path.insert(0, site_dir);
+    BridgeModule().attr("set_cpp_protos")(CppProtos());
     std::string json = BridgeModule().attr("load")(opp_path).cast<std::string>();
     FlushStdio();
     *json_out = Dup(json);
@@ -187,7 +232,34 @@ int Execute(const char *op_type, const char *backend, const OaPyTensor *inputs, 
   }
 }
 
-const OaPyBridgeApi kApi = {OPENATC_PY_BRIDGE_ABI_VERSION, Load, InferMeta, Execute, FreeText};
+// Kept until Load hands it to ge.custom_op._bridge (after putting the site folder on sys.path).
+int SetCppProtos(const char *json, char **) {
+  CppProtos() = json != nullptr ? json : "{}";
+  return kOaPyOk;
+}
+
+int CompileCall(const char *op_type, const char *callback, const OaPyTensor *inputs, uint32_t n_in,
+                const OaPyTensor *outputs, uint32_t n_out, const OaPyCompileCall *compile, OaPyGetAttr get_attr,
+                void *attr_ctx, char **error_out) {
+  py::gil_scoped_acquire gil;
+  HostCall call{nullptr, nullptr, get_attr, attr_ctx, compile};
+  try {
+    BridgeModule().attr("call_compile")(op_type, callback, Inputs(inputs, n_in), Inputs(outputs, n_out),
+                                        NativeModule(), reinterpret_cast<uintptr_t>(&call));
+    FlushStdio();
+    return kOaPyOk;
+  } catch (py::error_already_set &e) {
+    *error_out = Dup(Describe(e));
+    try { FlushStdio(); } catch (...) {}
+    return kOaPyCallFailed;
+  } catch (const std::exception &e) {
+    *error_out = Dup(e.what());
+    return kOaPyCallFailed;
+  }
+}
+
+const OaPyBridgeApi kApi = {OPENATC_PY_BRIDGE_ABI_VERSION, Load, InferMeta, Execute, FreeText, SetCppProtos,
+                            CompileCall};
 
 }  // namespace
 

@@ -9,7 +9,7 @@
 
 extern "C" {
 
-#define OPENATC_PY_BRIDGE_ABI_VERSION 2u
+#define OPENATC_PY_BRIDGE_ABI_VERSION 3u
 #define OPENATC_PY_MAX_DIMS 25u
 
 /// A tensor handed to Python (inputs of execute, infer_meta).
@@ -44,6 +44,33 @@ struct OaPyAttrValue {
 /// the node does not set it, 2 when the type is not passed to Python yet.
 typedef int (*OaPyGetAttr)(void *attr_ctx, const char *name, const char *type, OaPyAttrValue *value);
 
+/// A question of compile / declare_launch_args to the C++ adapter (`what`, arguments a and b):
+/// "option" (a = key), "res" (a = group, b = key), "group" (a = group; answer: JSON object),
+/// "core_num" (a = core type or ""), "soc_version", "ai_core_num", "stream_id", "workspace"
+/// (a = bytes; answer: "<index> <address>"). 0 and a malloc'd answer, or 1 when there is none.
+typedef int (*OaPyQuery)(void *call_ctx, const char *what, const char *a, const char *b, char **answer);
+
+/// One argument of a declared launch: an input or output by flattened instance index, a
+/// workspace by index, or a scalar value.
+enum OaPySlotKind : uint32_t { kOaPySlotInput = 0, kOaPySlotOutput = 1, kOaPySlotWorkspace = 2, kOaPySlotScalar = 3 };
+struct OaPySlot {
+  uint32_t kind;  // OaPySlotKind
+  uint32_t index;
+  uint64_t value;  // kOaPySlotScalar only
+};
+
+/// AnnotatedArgsContext::AddLaunch: 0, or non-zero and a malloc'd reason in *error.
+typedef int (*OaPyAddLaunch)(void *call_ctx, const char *kernel_name, const void *kernel_bin, uint64_t bin_size,
+                             uint32_t block_dim, uint32_t stream_id, const OaPySlot *slots, uint32_t n_slots,
+                             char **error);
+
+/// What compile and declare_launch_args reach in C++ (add_launch is null for compile).
+struct OaPyCompileCall {
+  OaPyQuery query;
+  OaPyAddLaunch add_launch;
+  void *call_ctx;
+};
+
 /// Status codes of the bridge functions.
 enum OaPyStatus : int {
   kOaPyOk = 0,
@@ -66,6 +93,14 @@ struct OaPyBridgeApi {
                  OaPyMallocOutput malloc_output, void *host_ctx, OaPyGetAttr get_attr, void *attr_ctx,
                  char **error_out);
   void (*free_text)(char *text);
+  /// The C++ REG_OP prototypes (JSON object op_type -> ir_meta): the canonical IR of op types
+  /// without a @register_op prototype. Called before load.
+  int (*set_cpp_protos)(const char *json, char **error_out);
+  /// Runs op_type's `callback` ("compile" or "declare_launch_args") with the node's inputs and
+  /// outputs (for declare_launch_args at their planned addresses) on the op's one instance.
+  int (*compile_call)(const char *op_type, const char *callback, const OaPyTensor *inputs, uint32_t n_in,
+                      const OaPyTensor *outputs, uint32_t n_out, const OaPyCompileCall *call, OaPyGetAttr get_attr,
+                      void *attr_ctx, char **error_out);
 };
 
 /// The bridge library's one exported entry.

@@ -26,6 +26,7 @@ struct State {
   std::vector<std::string> registered;
   std::set<std::string> types;
   std::set<std::string> host_types;
+  std::set<std::string> annotated_types;
 };
 State &GetState() {
   static State s;
@@ -85,10 +86,8 @@ void RegisterOps(State &s, const OaPyBridgeApi *api, const std::string &json) {
     for (const auto &i : interfaces) {
       if (i == "host_cpu_execute") info.backend = "host";
       else if (i == "eager_execute" && info.backend.empty()) info.backend = "device";
-      else if (i == "compilable" || i == "annotated_args")
-        throw Error(ErrorCategory::kCustomOp, "OA1803", "the Python op type '" + info.op_type + "' defines " +
-                    (i == "compilable" ? "compile" : "declare_launch_args") + ", which OpenATC does not run yet",
-                    "Give the op a HOST execute (@register_kernel(backend=OpBackend.HOST)) or a C++ deliverable");
+      else if (i == "compilable") info.compile = true;
+      else if (i == "annotated_args") info.annotated = true;
     }
     if (registry.Has(info.op_type))
       throw Error(ErrorCategory::kCustomOp, "OA1803", "Python custom op conflict: op type '" + info.op_type +
@@ -98,6 +97,7 @@ void RegisterOps(State &s, const OaPyBridgeApi *api, const std::string &json) {
     s.registered.push_back(info.op_type);
     s.types.insert(info.op_type);
     if (info.backend == "host") s.host_types.insert(info.op_type);
+    if (info.annotated) s.annotated_types.insert(info.op_type);
   }
 }
 
@@ -119,7 +119,8 @@ std::vector<std::string> LoadPythonCustomOpsFromEnv() {
   const std::string site = ::realpath(site_path.c_str(), resolved) != nullptr ? std::string(resolved) : site_path;
   char *json = nullptr;
   char *err = nullptr;
-  const int status = api->load(site.c_str(), env, &json, &err);
+  int status = api->set_cpp_protos(CppPrototypesJson().c_str(), &err);
+  if (status == kOaPyOk) status = api->load(site.c_str(), env, &json, &err);
   if (status != kOaPyOk) LoadFailed(api, status, err, env);
   std::string text = json;
   api->free_text(json);
@@ -138,6 +139,12 @@ std::set<std::string> HostExecuteOpTypes() {
   State &s = GetState();
   std::lock_guard<std::mutex> lock(s.mu);
   return s.host_types;
+}
+
+std::set<std::string> AnnotatedOpTypes() {
+  State &s = GetState();
+  std::lock_guard<std::mutex> lock(s.mu);
+  return s.annotated_types;
 }
 
 }  // namespace openatc::python_host

@@ -3,14 +3,16 @@
 // the callback and the last traceback frames (GuardedCall passes our errors through).
 #include "py_adapter.h"
 
+#include "py_compile_parts.h"
+
 #include <cstdlib>
+#include <tuple>
 #include <vector>
 
 #include "openatc/common/error.h"
 #include "openatc/gert/frame.h"
 
 namespace openatc::python_host {
-namespace {
 
 [[noreturn]] void CallFailed(const PyOpInfo &info, const gert_impl::Frame *frame, const std::string &callback,
                              char *text) {
@@ -21,11 +23,6 @@ namespace {
   e.WithNode(frame != nullptr && frame->node != nullptr ? frame->node->name : "", info.op_type);
   throw e;
 }
-
-struct InputViews {
-  std::vector<std::vector<int64_t>> dims;
-  std::vector<OaPyTensor> tensors;
-};
 
 void Collect(const std::vector<gert::Tensor *> &in, bool storage, InputViews &v) {
   v.dims.resize(in.size());
@@ -56,6 +53,8 @@ int GetAttr(void *attr_ctx, const char *name, const char *type, OaPyAttrValue *v
   else return 2;
   return 0;
 }
+
+namespace {
 
 class PyInferPart : public virtual ge::ShapeInferOp {
  public:
@@ -122,27 +121,31 @@ class PyExecPart : public virtual ge::EagerExecuteOp {
   PyOpInfo info_;
 };
 
-class PyShapeOp : public PyInferPart {
+// One adapter class per mix of parts: PyOp<Parts...> derives from exactly the chosen ones.
+template <class... Parts>
+class PyOp final : public Parts... {
  public:
-  using PyInferPart::PyInferPart;
+  explicit PyOp(const PyOpInfo &info) : Parts(info)... {}
 };
-class PyExecOp : public PyExecPart {
- public:
-  using PyExecPart::PyExecPart;
-};
-class PyExecShapeOp : public PyExecPart, public PyInferPart {
- public:
-  explicit PyExecShapeOp(const PyOpInfo &info) : PyExecPart(info), PyInferPart(info) {}
-};
+
+using AllParts = std::tuple<PyInferPart, PyExecPart, PyCompilePart, PyAnnotatedPart>;
+
+template <size_t K, class... Chosen>
+ge::BaseCustomOp *Pick(const PyOpInfo &info, const bool (&want)[std::tuple_size_v<AllParts>]) {
+  if constexpr (K == std::tuple_size_v<AllParts>) {
+    if constexpr (sizeof...(Chosen) == 0) return nullptr;
+    else return new PyOp<Chosen...>(info);
+  } else {
+    using Part = std::tuple_element_t<K, AllParts>;
+    return want[K] ? Pick<K + 1, Chosen..., Part>(info, want) : Pick<K + 1, Chosen...>(info, want);
+  }
+}
 
 }  // namespace
 
 ge::BaseCustomOp *NewPyOp(const PyOpInfo &info) {
-  const bool exec = !info.backend.empty();
-  if (exec && info.infer_meta) return new PyExecShapeOp(info);
-  if (exec) return new PyExecOp(info);
-  if (info.infer_meta) return new PyShapeOp(info);
-  return nullptr;
+  const bool want[] = {info.infer_meta, !info.backend.empty(), info.compile, info.annotated};
+  return Pick<0>(info, want);
 }
 
 }  // namespace openatc::python_host

@@ -27,7 +27,8 @@ struct OpCheckProblem {
 
 /// OA1402 for an op object the registry could not create (`why`: the registry's reason).
 OpCheckProblem CannotCreateProblem(const std::string &why);
-/// OA1107 (only with `require_portable`) and OA1108 for an op type with capability bits `caps`
+/// OA1107 (only with `require_portable`: a CompilableOp with neither PortableOp nor
+/// AnnotatedArgsOp) and OA1108 for an op type with capability bits `caps`
 /// (openatc/opp/capabilities.h); `where` is appended to each message, e.g. " (deliverable 'x.so')".
 std::vector<OpCheckProblem> CapabilityProblems(uint32_t caps, bool require_portable, const std::string &where = {});
 /// OA1109 for an op type no deliverable of the OPP roots provides.

@@ -5,7 +5,7 @@
  * libopenatc_py_bridge.so (beside libgert.so; it links libpython) is dlopened, the plugins are
  * imported, and each Python op type is registered in the process-wide custom-op registry as a
  * C++ adapter (ShapeInferOp when a @register_op prototype gives infer_meta, EagerExecuteOp when
- * the class has an execute).
+ * the class has an execute, CompilableOp for compile, AnnotatedArgsOp for declare_launch_args).
  */
 #ifndef OPENATC_PYTHON_HOST_PYTHON_HOST_H_
 #define OPENATC_PYTHON_HOST_PYTHON_HOST_H_
@@ -37,6 +37,9 @@ std::vector<std::string> LoadPythonCustomOpsFromEnv();
 /// (constant folding runs those at compile time).
 std::set<std::string> PythonOpTypes();
 std::set<std::string> HostExecuteOpTypes();
+/// The Python op types whose class has declare_launch_args: their declared launches carry the
+/// kernel into the OM (after compile, when the class has one), so the OM needs no Python.
+std::set<std::string> AnnotatedOpTypes();
 
 }  // namespace openatc::python_host
 
