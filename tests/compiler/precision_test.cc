@@ -144,3 +144,35 @@ TEST_CASE("precision: hifloat8 modes are refused on the host", "[compiler][preci
   REQUIRE_THROWS_WITH(CompileWith(MulGraph(), {{"ge.exec.precision_mode_v2", "mixed_hif8"}}),
                       Catch::Contains("selects hifloat8, which only Ascend 950 chips have"));
 }
+
+TEST_CASE("precision: --input_fp16_nodes feeds a Data as float16, --output_type FP16 casts an output",
+          "[compiler][precision]") {
+  Builder b;
+  const int32_t x = b.Data("x", {1, 2});
+  const int32_t c = b.Const("c", {1}, std::vector<float>{3.0f});
+  const int32_t mul = b.Op("mul", "Mul", {x, c});
+  b.Output({mul});
+  const om::Model m = CompileWith(b.g, {{"ge.INPUT_NODES_SET_FP16", "x"}, {"ge.outputDatatype", "FP16"}});
+  const int32_t xi = m.graph.FindNode("x");
+  REQUIRE(m.graph.nodes[size_t(xi)].output_descs[0].dtype == ge::DT_FLOAT16);
+  const ir::Endpoint out = m.graph.outputs.at(0);
+  REQUIRE(m.graph.nodes[size_t(out.node)].name == "mul");  // the output keeps its node's name
+  REQUIRE(m.graph.nodes[size_t(out.node)].type == "Cast");
+  REQUIRE(m.graph.nodes[size_t(out.node)].output_descs[0].dtype == ge::DT_FLOAT16);
+  // 0.0999755859375 (float16 0x2E66) * 3 in float32 = 0.2999267578125, float16 output: 0.2998046875 (a tie, to even).
+  HostTensor in;
+  in.dtype = ge::DT_FLOAT16;
+  in.shape = {1, 2};
+  const _Float16 xs[2] = {static_cast<_Float16>(0.1f), static_cast<_Float16>(-2.0f)};
+  in.data.resize(sizeof xs);
+  std::memcpy(in.data.data(), xs, sizeof xs);
+  const auto res = RunModel(m, {in});
+  REQUIRE(res[0].dtype == ge::DT_FLOAT16);
+  _Float16 ys[2];
+  std::memcpy(ys, res[0].data.data(), sizeof ys);
+  REQUIRE(static_cast<float>(ys[0]) == 0.2998046875f);
+  REQUIRE(static_cast<float>(ys[1]) == -6.0f);
+  REQUIRE_THROWS_WITH(CompileWith(b.g, {{"ge.INPUT_NODES_SET_FP16", "nope"}}), Catch::Contains("E10016"));
+  REQUIRE_THROWS_WITH(CompileWith(b.g, {{"ge.INPUT_NODES_SET_FP16", "mul"}}), Catch::Contains("E10017"));
+  REQUIRE_THROWS_WITH(CompileWith(b.g, {{"ge.outputDatatype", "HIF8"}}), Catch::Contains("has no host dtype"));
+}

@@ -25,6 +25,8 @@ const Effect kEffects[] = {
     {"precision_mode_v2", true, true, "reduced-precision built-in ops (passes/precision.h)"},
     {"keep_dtype", true, true, "nodes kept in their dtype under a precision mode"},
     {"modify_mixlist", true, true, "the mixed-precision op lists"},
+    {"output_type", true, true, "model outputs cast to the type (passes/io_dtypes.cc)"},
+    {"input_fp16_nodes", true, true, "Data inputs fed as float16 (passes/io_dtypes.cc)"},
 };
 
 const Effect *Find(const std::string &flag) {

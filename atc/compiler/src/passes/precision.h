@@ -48,6 +48,11 @@ const std::set<std::string> &DefaultBlackList();
 /// info line with the mode and that count.
 size_t ApplyPrecision(ir::Graph &graph, const PrecisionConfig &config, const std::set<std::string> &builtin);
 
+/// --input_fp16_nodes (ge.INPUT_NODES_SET_FP16) and --output_type (ge.outputDatatype), before
+/// ApplyPrecision (io_dtypes.cc says how). Names that are not Data nodes: E10016 / E10017.
+void ApplyIoDtypes(ir::Graph &graph, const std::map<std::string, std::string> &ge_options,
+                   const std::set<std::string> &builtin);
+
 }  // namespace openatc::compiler::passes
 
 #endif  // OPENATC_COMPILER_PASSES_PRECISION_H_
