@@ -7,30 +7,14 @@ object has expired"). Strings, ints and dicts the getters return are copies and 
 import json
 
 from ..runtime import Tensor
+from ._context import _Borrowed as _BorrowedBase
 
 # Slot kinds crossing the bridge (sdk/python_host/src/bridge_abi.h, OaPySlotKind).
 _INPUT, _OUTPUT, _WORKSPACE, _SCALAR = 0, 1, 2, 3
 
 
-class _Borrowed:
-    def __init__(self, native, handle):
-        self._native = native
-        self._handle = handle
-        self._borrowed = []
-
-    def _check(self):
-        if self._handle is None:
-            raise RuntimeError("Borrowed native object has expired")
-
-    def _invalidate(self):
-        self._handle = None
-        for t in self._borrowed:
-            t._invalidate()
-
-    def _borrow(self, dims, dtype, fmt, addr, size):
-        t = Tensor._borrow(dims, dtype, fmt, addr, size)
-        self._borrowed.append(t)
-        return t
+class _Borrowed(_BorrowedBase):
+    """A compile-side context: the shared expiry rules plus queries to the native side."""
 
     def _query(self, what, a="", b=""):
         self._check()

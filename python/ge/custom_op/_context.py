@@ -74,14 +74,13 @@ def _format(fmt):
     return int(fmt.storage_format) if isinstance(fmt, StorageFormat) else int(fmt)
 
 
-class _ExecutionContextBase:
-    """Output allocation through the runtime that drives the callback (`native` = the bridge's
-    native module, `handle` = the runtime's context for this call)."""
+class _Borrowed:
+    """A context lent by the native side for one callback: it and the tensors it handed out
+    expire (RuntimeError on use) when the callback returns."""
 
-    def __init__(self, native, handle, num_outputs):
+    def __init__(self, native, handle):
         self._native = native
         self._handle = handle
-        self._outputs = [None] * num_outputs
         self._borrowed = []
 
     def _check(self):
@@ -97,6 +96,15 @@ class _ExecutionContextBase:
         t = Tensor._borrow(dims, dtype, fmt, addr, size)
         self._borrowed.append(t)
         return t
+
+
+class _ExecutionContextBase(_Borrowed):
+    """Output allocation through the runtime that drives the callback (`native` = the bridge's
+    native module, `handle` = the runtime's context for this call)."""
+
+    def __init__(self, native, handle, num_outputs):
+        super().__init__(native, handle)
+        self._outputs = [None] * num_outputs
 
     def malloc_output_tensor(self, index, shape, format, dtype):
         self._check()

@@ -176,11 +176,27 @@ int Load(const char *site_dir, const char *opp_path, char **json_out, char **err
   }
 }
 
+// Runs `body` (which returns a kOaPy* code) with the GIL held; a Python exception or a C++ one
+// becomes kOaPyCallFailed with its description in *error_out.
+template <typename Body>
+int Guarded(char **error_out, Body body) {
+  py::gil_scoped_acquire gil;
+  try {
+    return body();
+  } catch (py::error_already_set &e) {
+    *error_out = Dup(Describe(e));
+    try { FlushStdio(); } catch (...) {}
+    return kOaPyCallFailed;
+  } catch (const std::exception &e) {
+    *error_out = Dup(e.what());
+    return kOaPyCallFailed;
+  }
+}
+
 int InferMeta(const char *op_type, const OaPyTensor *inputs, uint32_t n_in, OaPyDesc *outputs, uint32_t n_out,
               uint32_t *n_written, OaPyGetAttr get_attr, void *attr_ctx, char **error_out) {
-  py::gil_scoped_acquire gil;
   HostCall call{nullptr, nullptr, get_attr, attr_ctx};
-  try {
+  return Guarded(error_out, [&] {
     py::list descs = Inputs(inputs, n_in);
     py::list in;
     for (auto d : descs) in.append(py::make_tuple(d[py::int_(0)], d[py::int_(1)]));
@@ -203,33 +219,18 @@ int InferMeta(const char *op_type, const OaPyTensor *inputs, uint32_t n_in, OaPy
     }
     *n_written = static_cast<uint32_t>(result.size());
     return kOaPyOk;
-  } catch (py::error_already_set &e) {
-    *error_out = Dup(Describe(e));
-    try { FlushStdio(); } catch (...) {}
-    return kOaPyCallFailed;
-  } catch (const std::exception &e) {
-    *error_out = Dup(e.what());
-    return kOaPyCallFailed;
-  }
+  });
 }
 
 int Execute(const char *op_type, const char *backend, const OaPyTensor *inputs, uint32_t n_in, uint32_t n_out,
             OaPyMallocOutput malloc_output, void *host_ctx, OaPyGetAttr get_attr, void *attr_ctx, char **error_out) {
-  py::gil_scoped_acquire gil;
   HostCall call{malloc_output, host_ctx, get_attr, attr_ctx};
-  try {
+  return Guarded(error_out, [&] {
     BridgeModule().attr("call_execute")(op_type, backend, Inputs(inputs, n_in), n_out, NativeModule(),
                                         reinterpret_cast<uintptr_t>(&call));
     FlushStdio();
     return kOaPyOk;
-  } catch (py::error_already_set &e) {
-    *error_out = Dup(Describe(e));
-    try { FlushStdio(); } catch (...) {}
-    return kOaPyCallFailed;
-  } catch (const std::exception &e) {
-    *error_out = Dup(e.what());
-    return kOaPyCallFailed;
-  }
+  });
 }
 
 // Kept until Load hands it to ge.custom_op._bridge (after putting the site folder on sys.path).
@@ -241,21 +242,13 @@ int SetCppProtos(const char *json, char **) {
 int CompileCall(const char *op_type, const char *callback, const OaPyTensor *inputs, uint32_t n_in,
                 const OaPyTensor *outputs, uint32_t n_out, const OaPyCompileCall *compile, OaPyGetAttr get_attr,
                 void *attr_ctx, char **error_out) {
-  py::gil_scoped_acquire gil;
   HostCall call{nullptr, nullptr, get_attr, attr_ctx, compile};
-  try {
+  return Guarded(error_out, [&] {
     BridgeModule().attr("call_compile")(op_type, callback, Inputs(inputs, n_in), Inputs(outputs, n_out),
                                         NativeModule(), reinterpret_cast<uintptr_t>(&call));
     FlushStdio();
     return kOaPyOk;
-  } catch (py::error_already_set &e) {
-    *error_out = Dup(Describe(e));
-    try { FlushStdio(); } catch (...) {}
-    return kOaPyCallFailed;
-  } catch (const std::exception &e) {
-    *error_out = Dup(e.what());
-    return kOaPyCallFailed;
-  }
+  });
 }
 
 const OaPyBridgeApi kApi = {OPENATC_PY_BRIDGE_ABI_VERSION, Load, InferMeta, Execute, FreeText, SetCppProtos,
