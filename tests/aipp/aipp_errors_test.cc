@@ -44,12 +44,6 @@ TEST_CASE("aipp: the input must exist and have the format's channels", "[aipp]")
         "Give the input's shape with --input_shape, e.g. \"img:1,3,224,224\".\n");
 }
 
-TEST_CASE("aipp: dynamic AIPP is refused as not implemented yet", "[aipp]") {
-  CHECK(Err("aipp_op {\n aipp_mode: dynamic\n max_src_image_size: 48\n}\n") ==
-        "OA0003: aipp_op block at line 1: dynamic AIPP (aipp_mode: dynamic) is not implemented yet in this OpenATC "
-        "version. Use aipp_mode: static.\n");
-}
-
 TEST_CASE("aipp: --input_shape gives the model dims; the OM input is the uint8 image omrun checks", "[aipp]") {
   // The graph declares -1 for H; --input_shape fixes it, AIPP then turns the input into the image.
   auto ok = CompileAndRun({{1, 3, -1, 4}}, kHead + " input_format: RGB888_U8\n}\n", kImage, {"--input_shape", "img:1,3,4,4"});

@@ -22,11 +22,21 @@ std::string GraphJson(const Model &m) {
 
 Run CompileAndRun(const Model &m, const std::string &config, const std::vector<uint8_t> &image,
                   const std::vector<std::string> &extra) {
+  return CompileAndRunInputs(m, config, {image}, extra);
+}
+
+Run CompileAndRunInputs(const Model &m, const std::string &config, const std::vector<std::vector<uint8_t>> &inputs,
+                        const std::vector<std::string> &extra) {
   using namespace openatc::testing;
   const std::string dir = MakeTempDir();
   WriteBytes(dir + "/g.json", GraphJson(m));
   WriteBytes(dir + "/aipp.cfg", config);
-  WriteBytes(dir + "/image.bin", std::string(image.begin(), image.end()));
+  std::string files;
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string f = dir + "/in" + std::to_string(i) + ".bin";
+    WriteBytes(f, std::string(inputs[i].begin(), inputs[i].end()));
+    files += (i ? "," : "") + f;
+  }
   std::vector<std::string> args = {"--model", dir + "/g.json", "--framework", "1", "--soc_version", "host",
                                    "--output", dir + "/m", "--insert_op_conf", dir + "/aipp.cfg"};
   args.insert(args.end(), extra.begin(), extra.end());
@@ -34,7 +44,7 @@ Run CompileAndRun(const Model &m, const std::string &config, const std::vector<u
   const CommandResult atc = RunAtc(args, "");
   r.atc_exit = atc.exit_code, r.atc_err = atc.err;
   if (atc.exit_code == 0) {
-    const CommandResult run = RunOmrun({dir + "/m.om", "--input", dir + "/image.bin", "--output", dir + "/out"});
+    const CommandResult run = RunOmrun({dir + "/m.om", "--input", files, "--output", dir + "/out"});
     r.omrun_exit = run.exit_code, r.omrun_err = run.err, r.omrun_out = run.out;
     if (run.exit_code == 0) {
       const openatc::tensor_io::HostTensor t = openatc::tensor_io::ReadNpy(dir + "/out/output_0.npy");

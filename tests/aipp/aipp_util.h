@@ -25,9 +25,13 @@ struct Run {
 };
 
 /// Compiles an Identity model of `m` with `config` as --insert_op_conf (`extra`: more atc
-/// flags), then runs it on `image` (written as image.bin) and reads output 0.
+/// flags), then runs it on `image` (written as in0.bin) and reads output 0.
 Run CompileAndRun(const Model &m, const std::string &config, const std::vector<uint8_t> &image,
                   const std::vector<std::string> &extra = {});
+
+/// As CompileAndRun with several inputs (in0.bin, in1.bin, ... in model input order).
+Run CompileAndRunInputs(const Model &m, const std::string &config, const std::vector<std::vector<uint8_t>> &inputs,
+                        const std::vector<std::string> &extra = {});
 
 /// floor(a / 256), the CSC's arithmetic shift, by plain division.
 inline int64_t FloorDiv256(int64_t a) { return a >= 0 ? a / 256 : -((-a + 255) / 256); }

@@ -122,6 +122,12 @@ ir::AttrValue Int(int64_t v) {
   a.i = v;
   return a;
 }
+ir::AttrValue Float(float v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kFloat;
+  a.f = v;
+  return a;
+}
 ir::AttrValue Str(const std::string &v) {
   ir::AttrValue a;
   a.kind = ir::AttrKind::kString;
@@ -147,10 +153,7 @@ void SetAippAttrs(ir::Node &aipp, const AippOp &op, const ModelInput &m, const s
   aipp.attrs["input_format"] = Int(op.input_format);
   aipp.attrs["crop"] = Ints(crop);
   aipp.attrs["padding"] = Ints(pad);
-  ir::AttrValue pv;
-  pv.kind = ir::AttrKind::kFloat;
-  pv.f = op.padding_value;
-  aipp.attrs["padding_value"] = pv;
+  aipp.attrs["padding_value"] = Float(op.padding_value);
   aipp.attrs["csc_switch"] = Int(op.csc_switch);
   aipp.attrs["rbuv_swap_switch"] = Int(op.rbuv_swap_switch);
   aipp.attrs["ax_swap_switch"] = Int(op.ax_swap_switch);
@@ -221,18 +224,74 @@ void InsertOne(ir::Graph &g, const AippOp &op, int block, std::vector<compiler::
     if (s.name == data.name) s.dims = image.shape;
 }
 
+// A dynamic block: the image input becomes uint8 [max_src_image_size] and a new input
+// ascend_dynamic_aipp_data (uint8 [64 + 96 * N]) carries the parameters, read per run.
+void InsertDynamic(ir::Graph &g, const AippOp &op, int block, std::vector<compiler::InputShape> &shapes,
+                   const std::string &file) {
+  const int32_t idx = FindData(g, op, file);
+  const ModelInput m = ReadModelInput(g, idx, shapes, file);
+  const ir::Node &data0 = g.nodes[static_cast<size_t>(idx)];
+  if (m.c != 3 && m.c != 1)
+    Bad("E10001", "aipp_op block at line " + Num(op.line) + ": dynamic AIPP needs a model input of 3 or 1 channels, not " +
+                      Num(m.c),
+        &data0, file);
+  ir::TensorDesc image;
+  image.dtype = ge::DT_UINT8;
+  image.shape = image.origin_shape = {static_cast<int64_t>(op.max_src_image_size)};
+  ir::TensorDesc params = image;
+  params.shape = params.origin_shape = {64 + 96 * m.n};
+  const std::string params_name =
+      block == 0 ? std::string("ascend_dynamic_aipp_data") : "ascend_dynamic_aipp_data_" + data0.name + "_0_aipp";
+
+  ir::Node conf;
+  conf.name = params_name;
+  conf.type = ir::kData;
+  conf.attrs["index"] = Int(static_cast<int64_t>(g.inputs.size()));
+  conf.attrs[kAippModeAttr] = Str("dynamic_aipp_conf");
+  conf.attrs["_data_aipp_data_name_map"] = Str(data0.name);
+  conf.inputs = {ir::Endpoint{}};  // a Data's own (unconnected) input
+  conf.input_descs = conf.output_descs = {params};
+  const int32_t conf_idx = static_cast<int32_t>(g.nodes.size());
+  g.nodes.push_back(std::move(conf));
+  g.inputs.push_back(conf_idx);
+
+  ir::Node aipp;
+  aipp.name = g.nodes[static_cast<size_t>(idx)].name + "_0_aipp";
+  aipp.type = "Aipp";
+  aipp.inputs = {{idx, 0}, {conf_idx, 0}};
+  aipp.input_descs = {image, params};
+  aipp.output_descs = {m.desc};
+  aipp.attrs["input_format"] = Int(0);  // in the parameters
+  aipp.attrs["padding_value"] = Float(0.0f);
+  aipp.attrs["output_dtype"] = Int(m.desc.dtype);
+  aipp.attrs["output_format"] = Str(m.nchw ? "NCHW" : "NHWC");
+  aipp.attrs["output_dims"] = Ints(m.desc.shape);
+  aipp.attrs["current_aipp_index"] = Int(block);
+  const int32_t aipp_idx = static_cast<int32_t>(g.nodes.size());
+  for (auto &n : g.nodes)
+    for (auto &in : n.inputs)
+      if (in == ir::Endpoint{idx, 0}) in = {aipp_idx, 0};
+  for (auto &out : g.outputs)
+    if (out == ir::Endpoint{idx, 0}) out = {aipp_idx, 0};
+  g.nodes.push_back(std::move(aipp));
+
+  ir::Node &data = g.nodes[static_cast<size_t>(idx)];
+  data.attrs[kAippModeAttr] = Str("dynamic_aipp");
+  data.attrs["_data_aipp_data_name_map"] = Str(params_name);
+  for (auto *descs : {&data.input_descs, &data.output_descs})
+    for (auto &d : *descs) d = image;
+  for (auto &s : shapes)
+    if (s.name == data.name) s.dims = image.shape;
+}
+
 }  // namespace
 
 void InsertAippNodes(ir::Graph &graph, const std::vector<AippOp> &ops, std::vector<compiler::InputShape> &shapes,
                      const std::string &file) {
+  int dynamic = 0;
   for (size_t b = 0; b < ops.size(); ++b) {
-    if (ops[b].aipp_mode != 1)
-      throw Error(ErrorCategory::kUsage, "OA0003",
-                  "aipp_op block at line " + std::to_string(ops[b].line) +
-                      ": dynamic AIPP (aipp_mode: dynamic) is not implemented yet in this OpenATC version",
-                  "Use aipp_mode: static")
-          .WithFile(file);
+    if (ops[b].aipp_mode == 1) InsertOne(graph, ops[b], static_cast<int>(b), shapes, file);
+    else InsertDynamic(graph, ops[b], dynamic++, shapes, file);
   }
-  for (size_t b = 0; b < ops.size(); ++b) InsertOne(graph, ops[b], static_cast<int>(b), shapes, file);
 }
 }  // namespace openatc::atc

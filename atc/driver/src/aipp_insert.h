@@ -24,9 +24,11 @@ inline constexpr const char *kAippOutputsAttr = "_aipp_outputs";
 /// says NHWC, 4 known dims, channels, output H/W = crop or source size + padding, dtype
 /// float32/float16/uint8), inserts `<data>_0_aipp` between the Data and all its consumers, and
 /// turns the Data into the uint8 NHWC image ([N, H, W, C]; YUV420SP [N, H * 3 / 2, W, 1]).
+/// For each dynamic block: the Data becomes uint8 [max_src_image_size] and a new last input
+/// `ascend_dynamic_aipp_data` (uint8 [64 + 96 * N]) feeds the Aipp node the parameters per run.
 /// An --input_shape entry for that Data (in `shapes`) gives the model dims and is rewritten to the
 /// image dims. Errors name `file` (the config): E10052 for a rank or name that is not an input,
-/// E10001 for a block that does not fit the input; a dynamic block is OA0003 (not implemented).
+/// E10001 for a block that does not fit the input.
 void InsertAippNodes(ir::Graph &graph, const std::vector<AippOp> &ops, std::vector<compiler::InputShape> &shapes,
                      const std::string &file);
 
