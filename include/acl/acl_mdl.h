@@ -10,6 +10,7 @@
 
 #include "acl/acl_base.h"
 #include "acl/acl_rt.h"
+#include "acl/acl_mdl_aipp.h"  // dynamic AIPP (aclmdlCreateAIPP, aclmdlSetInputAIPP, ...)
 
 #ifdef __cplusplus
 extern "C" {
