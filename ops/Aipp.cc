@@ -214,6 +214,9 @@ bool ReadDynamic(const gert::ExtendedKernelContext *ctx, const gert::Tensor &par
   head.src_c = head.format == kXrgb ? 4 : (head.format == kRgb888 ? 3 : 1);
   for (size_t i = 0; i < 9; ++i) head.m[i] = At<int16_t>(b, 16 + 2 * i);
   for (size_t i = 0; i < 3; ++i) head.ob[i] = b[40 + i], head.ib[i] = b[43 + i];
+  if (head.format == kYuv420sp && (head.src_w % 2 != 0 || head.src_h % 2 != 0))
+    return Bad(ctx, "a dynamic AIPP YUV420SP source needs an even width and height, not " +
+                        std::to_string(head.src_w) + "x" + std::to_string(head.src_h));
   if (head.src_w <= 0 || head.src_h <= 0 || ImageBytes(head) * n > image_bytes)
     return Bad(ctx, "dynamic AIPP source " + std::to_string(head.src_w) + "x" + std::to_string(head.src_h) + " x " +
                         std::to_string(n) + " does not fit the " + std::to_string(image_bytes) + "-byte image input");

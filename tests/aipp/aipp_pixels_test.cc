@@ -3,6 +3,8 @@
 // computed here by plain arithmetic from the formulas of docs/atc-deploy-flags.md §2.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "aipp_util.h"
 
 using aipp_test::Clamp255;
@@ -184,4 +186,35 @@ TEST_CASE("aipp: a batch of two images", "[aipp]") {
   for (int64_t c = 0; c < 3; ++c)
     for (int64_t y = 0; y < 4; ++y)
       for (int64_t x = 0; x < 4; ++x) CHECK(r.out[48 + At(c, y, x)] == 255 - Rgb(x, y, c));
+}
+
+TEST_CASE("aipp: YUV420SP_U8 with the BT.601 matrix matches the textbook float conversion within 2", "[aipp]") {
+  // An 8x6 NV12 image with Y over [16, 235] and U, V over [16, 240]; the reference is the
+  // BT.601 narrow-range formula in floating point (R = 1.164 (Y - 16) + 1.596 (V - 128), ...),
+  // independent of the fixed-point matrix the chip uses; the fixed-point floor differs by < 2.
+  const int64_t w = 8, h = 6;
+  std::vector<uint8_t> img;
+  for (int64_t i = 0; i < w * h; ++i) img.push_back(static_cast<uint8_t>(16 + (i * 37) % 220));
+  for (int64_t i = 0; i < w * h / 2; ++i) img.push_back(static_cast<uint8_t>(16 + (i * 53 + 11) % 225));
+  const auto r = CompileAndRun({{1, 3, h, w}},
+                               kHead + " input_format: YUV420SP_U8\n src_image_size_w: 8 src_image_size_h: 6\n"
+                                       " csc_switch: true\n matrix_r0c0: 298 matrix_r0c1: 0 matrix_r0c2: 409\n"
+                                       " matrix_r1c0: 298 matrix_r1c1: -100 matrix_r1c2: -208\n"
+                                       " matrix_r2c0: 298 matrix_r2c1: 516 matrix_r2c2: 0\n"
+                                       " input_bias_0: 16 input_bias_1: 128 input_bias_2: 128\n}\n",
+                               img);
+  RequireRan(r);
+  for (int64_t y = 0; y < h; ++y)
+    for (int64_t x = 0; x < w; ++x) {
+      const double Y = img[static_cast<size_t>(y * w + x)];
+      const size_t uv = static_cast<size_t>(w * h + (y / 2) * w + (x / 2) * 2);
+      const double U = img[uv], V = img[uv + 1];
+      const double rgb[3] = {1.164 * (Y - 16) + 1.596 * (V - 128),
+                             1.164 * (Y - 16) - 0.391 * (U - 128) - 0.813 * (V - 128),
+                             1.164 * (Y - 16) + 2.018 * (U - 128)};
+      for (int64_t c = 0; c < 3; ++c) {
+        const double want = rgb[c] < 0 ? 0 : (rgb[c] > 255 ? 255 : rgb[c]);
+        CHECK(std::abs(r.out[static_cast<size_t>((c * h + y) * w + x)] - want) < 2.0);
+      }
+    }
 }
