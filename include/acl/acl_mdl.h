@@ -10,7 +10,6 @@
 
 #include "acl/acl_base.h"
 #include "acl/acl_rt.h"
-#include "acl/acl_mdl_aipp.h"  // dynamic AIPP (aclmdlCreateAIPP, aclmdlSetInputAIPP, ...)
 
 #ifdef __cplusplus
 extern "C" {
@@ -70,5 +69,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDa
 #ifdef __cplusplus
 }
 #endif
+
+#include "acl/acl_mdl_aipp.h"  /* AIPP: aclmdlCreateAIPP, aclmdlSetInputAIPP, aclmdlGetFirstAippInfo, ... */
 
 #endif /* OPENATC_ACL_ACL_MDL_H_ */

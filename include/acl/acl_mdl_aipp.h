@@ -1,6 +1,6 @@
 /**
  * @file acl/acl_mdl_aipp.h
- * The dynamic AIPP part of the model API, names and signatures as GE's acl_mdl.h (included by
+ * The AIPP part of the model API, names and signatures as GE's acl_mdl.h (included by
  * acl/acl_mdl.h). An aclmdlAIPP holds the parameter buffer of a model's
  * `ascend_dynamic_aipp_data` input (docs/atc-deploy-flags.md §2, "Dynamic AIPP": a 64-byte head
  * and 96 bytes per image); aclmdlSetInputAIPP copies it into that input's data buffer.
@@ -14,6 +14,7 @@
 
 #include "acl/acl_base.h"
 #include "acl/acl_base_mdl.h"
+#include "acl/acl_mdl.h"  // aclmdlIODims (acl_mdl.h includes this header at its end)
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +34,58 @@ typedef enum {
 typedef enum {
   ACL_DATA_WITHOUT_AIPP = 0, ACL_DATA_WITH_STATIC_AIPP, ACL_DATA_WITH_DYNAMIC_AIPP, ACL_DYNAMIC_AIPP_NODE
 } aclmdlInputAippType;
+
+#define ACL_MAX_SHAPE_COUNT 128
+
+typedef struct aclAippExtendInfo aclAippExtendInfo;
+
+/** One gear of an AIPP input: the model input before AIPP was inserted and the AIPP output. */
+typedef struct aclAippDims {
+  aclmdlIODims srcDims;
+  size_t srcSize;
+  aclmdlIODims aippOutdims;
+  size_t aippOutSize;
+} aclAippDims;
+
+/** The static AIPP of one input (field names and order as GE's acl_mdl.h). */
+typedef struct aclAippInfo {
+  aclAippInputFormat inputFormat;
+  int32_t srcImageSizeW;
+  int32_t srcImageSizeH;
+  int8_t cropSwitch;
+  int32_t loadStartPosW;
+  int32_t loadStartPosH;
+  int32_t cropSizeW;
+  int32_t cropSizeH;
+  int8_t resizeSwitch;
+  int32_t resizeOutputW;
+  int32_t resizeOutputH;
+  int8_t paddingSwitch;
+  int32_t leftPaddingSize;
+  int32_t rightPaddingSize;
+  int32_t topPaddingSize;
+  int32_t bottomPaddingSize;
+  int8_t cscSwitch;
+  int8_t rbuvSwapSwitch;
+  int8_t axSwapSwitch;
+  int8_t singleLineMode;
+  int32_t matrixR0C0, matrixR0C1, matrixR0C2, matrixR1C0, matrixR1C1, matrixR1C2, matrixR2C0, matrixR2C1, matrixR2C2;
+  int32_t outputBias0, outputBias1, outputBias2;
+  int32_t inputBias0, inputBias1, inputBias2;
+  int32_t meanChn0, meanChn1, meanChn2, meanChn3;
+  float minChn0, minChn1, minChn2, minChn3;
+  float varReciChn0, varReciChn1, varReciChn2, varReciChn3;
+  aclFormat srcFormat;      /**< the model input's format before AIPP */
+  aclDataType srcDatatype;  /**< the model input's dtype before AIPP */
+  size_t srcDimNum;         /**< the model input's rank before AIPP */
+  size_t shapeCount;        /**< gears (1 without gears) */
+  aclAippDims outDims[ACL_MAX_SHAPE_COUNT];
+  aclAippExtendInfo *aippExtend;  /**< reserved, null */
+} aclAippInfo;
+
+/** The static AIPP of input `index` (model id `modelId`); an input without static AIPP:
+ *  ACL_ERROR_GE_AIPP_NOT_EXIST (145015). */
+ACL_FUNC_VISIBILITY aclError aclmdlGetFirstAippInfo(uint32_t modelId, size_t index, aclAippInfo *aippInfo);
 
 /** A parameter set for `batchSize` images (0: NULL); all zero, var_reci 1.0. */
 ACL_FUNC_VISIBILITY aclmdlAIPP *aclmdlCreateAIPP(uint64_t batchSize);

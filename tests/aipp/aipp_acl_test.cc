@@ -125,14 +125,69 @@ TEST_CASE("aclmdl AIPP: a parameter set drives dynamic AIPP per image", "[aipp][
   RemoveTree(dir);
 }
 
-TEST_CASE("aclmdl AIPP: aclmdlGetAippType of a static AIPP input", "[aipp][acl]") {
+TEST_CASE("aclmdl AIPP: aclmdlGetAippType and aclmdlGetFirstAippInfo of a static AIPP input", "[aipp][acl]") {
   const std::string dir = MakeTempDir();
-  const uint32_t id = LoadWith(dir, "aipp_op {\n aipp_mode: static\n input_format: RGB888_U8\n}\n");
+  const uint32_t id = LoadWith(dir, "aipp_op {\n aipp_mode: static\n input_format: RGB888_U8\n src_image_size_w: 6\n"
+                                    " src_image_size_h: 5\n crop: true\n load_start_pos_w: 1\n load_start_pos_h: 1\n"
+                                    " crop_size_w: 3\n crop_size_h: 4\n padding: true\n left_padding_size: 1\n"
+                                    " csc_switch: true\n mean_chn_0: 10\n mean_chn_2: 30\n min_chn_0: 0.1\n"
+                                    " var_reci_chn_1: 0.5\n}\n");
   aclmdlInputAippType type = ACL_DYNAMIC_AIPP_NODE;
   size_t attached = 0;
   REQUIRE(aclmdlGetAippType(id, 0, &type, &attached) == ACL_SUCCESS);
   CHECK(type == ACL_DATA_WITH_STATIC_AIPP);
   CHECK(attached == ACL_INVALID_NODE_INDEX);
+  aclAippInfo info;
+  REQUIRE(aclmdlGetFirstAippInfo(id, 0, &info) == ACL_SUCCESS);
+  CHECK(info.inputFormat == ACL_RGB888_U8);
+  CHECK(info.srcImageSizeW == 6);
+  CHECK(info.srcImageSizeH == 5);
+  CHECK(info.cropSwitch == 1);
+  CHECK(info.loadStartPosW == 1);
+  CHECK(info.loadStartPosH == 1);
+  CHECK(info.cropSizeW == 3);
+  CHECK(info.cropSizeH == 4);
+  CHECK(info.paddingSwitch == 1);
+  CHECK(info.leftPaddingSize == 1);
+  CHECK(info.rightPaddingSize == 0);
+  CHECK(info.cscSwitch == 1);
+  CHECK(info.matrixR0C0 == 66);  // GE's default RGB -> YUV matrix and output biases
+  CHECK(info.matrixR2C2 == -18);
+  CHECK(info.outputBias0 == 16);
+  CHECK(info.outputBias2 == 128);
+  CHECK(info.meanChn0 == 10);
+  CHECK(info.meanChn1 == 0);
+  CHECK(info.meanChn2 == 30);
+  CHECK(info.minChn0 == static_cast<float>(static_cast<_Float16>(0.1f)));
+  CHECK(info.varReciChn0 == 1.0f);
+  CHECK(info.varReciChn1 == 0.5f);
+  CHECK(info.srcFormat == ACL_FORMAT_NCHW);
+  CHECK(info.srcDatatype == ACL_FLOAT);
+  CHECK(info.srcDimNum == 4);
+  CHECK(info.shapeCount == 1);
+  CHECK(info.outDims[0].srcSize == 2 * 3 * 4 * 4 * 4);
+  CHECK(info.outDims[0].aippOutdims.dimCount == 4);
+  CHECK(info.outDims[0].aippOutdims.dims[1] == 3);
+  CHECK(info.aippExtend == nullptr);
+  aclmdlDesc *desc = aclmdlCreateDesc();
+  REQUIRE(aclmdlGetDesc(desc, id) == ACL_SUCCESS);
+  CHECK(aclmdlGetInputDataType(desc, 0) == ACL_UINT8);  // the image: [2, 5, 6, 3] uint8
+  CHECK(aclmdlGetInputSizeByIndex(desc, 0) == 2 * 5 * 6 * 3);
+  aclmdlDestroyDesc(desc);
+  CHECK(aclmdlGetFirstAippInfo(id, 1, &info) == ACL_ERROR_INVALID_PARAM);
+  CHECK(aclmdlUnload(id) == ACL_SUCCESS);
+  RemoveTree(dir);
+}
+
+TEST_CASE("aclmdl AIPP: an input without AIPP", "[aipp][acl]") {
+  const std::string dir = MakeTempDir();
+  const uint32_t id = LoadWith(dir, "");  // an empty config: no block
+  aclmdlInputAippType type = ACL_DYNAMIC_AIPP_NODE;
+  size_t attached = 0;
+  REQUIRE(aclmdlGetAippType(id, 0, &type, &attached) == ACL_SUCCESS);
+  CHECK(type == ACL_DATA_WITHOUT_AIPP);
+  aclAippInfo info;
+  CHECK(aclmdlGetFirstAippInfo(id, 0, &info) == 145015);
   CHECK(aclmdlUnload(id) == ACL_SUCCESS);
   RemoveTree(dir);
 }
