@@ -308,7 +308,7 @@ TEST_CASE("omrun: --expected_output's count and file kinds are checked before th
   auto kind = RunOmrun({d.path + "/m.om", "--expected_output", d.path + "/m.om"});
   CHECK(kind.exit_code == 2);
   CHECK(kind.err == "omrun: error: OA3005: '" + d.path + "/m.om': unknown tensor file extension '.om'. Use .npy "
-                    "(NumPy), .bin (raw bytes) or .pb (ONNX TensorProto).\n");
+                    "(NumPy), .bin or .yuv (raw bytes) or .pb (ONNX TensorProto).\n");
   CHECK(kind.out.empty());
 }
 

@@ -26,10 +26,11 @@ TEST_CASE("tools_load_input: kinds by extension") {
   CHECK(KindFromPath("a/b.npy") == FileKind::kNpy);
   CHECK(KindFromPath("B.BIN") == FileKind::kBin);
   CHECK(KindFromPath("x.pb") == FileKind::kPb);
+  CHECK(KindFromPath("frame.YUV") == FileKind::kBin);  // a raw image for an AIPP input
   openatc::Error e = Capture([] { KindFromPath("dir.npy/x.txt"); });
   CHECK(e.category() == ErrorCategory::kUsage);
   CHECK(std::string(e.what()) == "OA3005: 'dir.npy/x.txt': unknown tensor file extension '.txt'. Use .npy (NumPy), "
-                                 ".bin (raw bytes) or .pb (ONNX TensorProto).");
+                                 ".bin or .yuv (raw bytes) or .pb (ONNX TensorProto).");
 }
 
 TEST_CASE("tools_load_input: matching files load") {

@@ -6,6 +6,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "aipp_insert.h"
 #include "check_portable.h"
 #include "input_ranges.h"
 #include "openatc/atc/driver.h"
@@ -180,7 +181,16 @@ om::Model CompileIrGraph(ir::Graph graph, const Options &options, const compiler
     e.WithFile(options.model);
     throw;
   }
-  om::Model model = compiler::CompileGraph(std::move(graph), copts, opp_set);
+  // --insert_op_conf: Aipp nodes behind the inputs it names; an --input_shape entry of such an
+  // input is rewritten to the image's shape (aipp_insert.h).
+  compiler::CompileOptions aipp_copts;
+  auto aipp = options.other_flags.find("insert_op_conf");
+  if (aipp != options.other_flags.end()) {
+    aipp_copts = copts;
+    InsertAippNodes(graph, ReadAippConfigFile(aipp->second), aipp_copts.input_shapes, aipp->second);
+  }
+  om::Model model =
+      compiler::CompileGraph(std::move(graph), aipp != options.other_flags.end() ? aipp_copts : copts, opp_set);
   if (options.check_portable) {
     try {
       CheckPortable(model, options.model);

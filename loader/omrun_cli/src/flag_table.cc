@@ -5,7 +5,7 @@ namespace openatc {
 namespace omrun {
 namespace {
 const std::vector<OmrunFlag> kFlags = {
-    {"input", false, "LIST", "", "input files in model input order: .npy, .bin (raw) or .pb (ONNX TensorProto); omitted = seeded random inputs"},
+    {"input", false, "LIST", "", "input files in model input order: .npy, .bin or .yuv (raw bytes, e.g. an AIPP image) or .pb (ONNX TensorProto); omitted = seeded random inputs"},
     {"output", false, "DIR", "", "write DIR/output_<i>.<ext> and DIR/outputs.json"},
     {"outfmt", false, "NPY|BIN|TXT", "NPY", "format of the files --output writes"},
     {"expected_output", false, "LIST", "", "expected outputs (files as for --input); exit 1 on mismatch"},

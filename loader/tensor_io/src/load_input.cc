@@ -35,11 +35,11 @@ FileKind KindFromPath(const std::string &path) {
   if (dot != std::string::npos && (slash == std::string::npos || dot > slash)) ext = path.substr(dot);
   for (char &c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (ext == ".npy") return FileKind::kNpy;
-  if (ext == ".bin") return FileKind::kBin;
+  if (ext == ".bin" || ext == ".yuv") return FileKind::kBin;  // .yuv: a raw image for an AIPP input
   if (ext == ".pb") return FileKind::kPb;
   throw Error(ErrorCategory::kUsage, "OA3005",
               "unknown tensor file extension '" + ext + "'",
-              "Use .npy (NumPy), .bin (raw bytes) or .pb (ONNX TensorProto)")
+              "Use .npy (NumPy), .bin or .yuv (raw bytes) or .pb (ONNX TensorProto)")
       .WithFile(path);
 }
 
