@@ -25,6 +25,10 @@
 #define OPENATC_GE_GE_API_H_
 
 #include <cstdint>
+// GE's ge_api.h brings <iostream> in through its includes; GE's TileLang session_run programs use
+// std::cout / std::cerr with no include of their own (README.md "TileLang flows with a stand-in
+// kernel producer").
+#include <iostream>
 #include <map>
 #include <memory>
 #include <string>
