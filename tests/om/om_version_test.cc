@@ -125,6 +125,28 @@ TEST_CASE("om version: the current schema is a safe evolution of every frozen on
   CHECK(bad2.ConformTo(frozen) != "");
 }
 
+TEST_CASE("om version: an envelope written with the frozen 1.1 schema reads as before (no gears)", "[om]") {
+  const float w[2] = {1.5f, -2.25f};
+  std::vector<uint8_t> weights(8);
+  std::memcpy(weights.data(), w, 8);
+  flatbuffers::Parser frozen11;
+  ParseSchema(frozen11, Slurp(kFrozen11), kFrozen11);
+  const std::string json = FrozenModelJson(XXH3_64bits(weights.data(), 8), ", min_reader_major: 1, arena_bytes: 64");
+  INFO(frozen11.error_);
+  REQUIRE(frozen11.ParseJson(json.c_str()));
+  auto img = WrapEnvelope(frozen11.builder_.GetBufferPointer(), frozen11.builder_.GetSize(), weights);
+  img[10] = 1;  // format 1.1
+  Resign(img);
+  const om::Model m = om::ReadBytes(img.data(), img.size());
+  CHECK(m.format_minor == 1);
+  CHECK(m.graph.arena_bytes == 64);
+  CHECK(m.gear_kind == om::GearKind::kNone);
+  CHECK(m.gears.empty());
+  CHECK(m.gear_input_order.empty());
+  REQUIRE(m.graph.nodes.size() == 4);
+  CHECK(m.graph.inputs == std::vector<int32_t>{0});
+}
+
 TEST_CASE("om version: an envelope written with the frozen 1.0 schema reads", "[om]") {
   const auto img = FrozenImage(", min_reader_major: 1");
   om::Model m = om::ReadBytes(img.data(), img.size());

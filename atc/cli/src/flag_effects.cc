@@ -17,6 +17,10 @@ const Effect kEffects[] = {
     {"oo_constant_folding", true, true, "constant folding of built-in ops"},
     {"oo_dead_code_elimination", true, true, "removal of nodes that feed nothing"},
     {"fusion_switch_file", true, true, "the graph passes of atc/compiler/src/passes"},
+    // One static variant per gear in one OM (atc/compiler/src/gears.cc).
+    {"dynamic_batch_size", true, true, "one static variant per batch gear"},
+    {"dynamic_image_size", true, true, "one static variant per image-size gear"},
+    {"dynamic_dims", true, true, "one static variant per dims gear"},
     // The chip's ATC defaults (atc/compiler target_facts.cc): Compile reads them through GetOption.
     {"jit_compile", false, true, "ge.jit_compile as the chip's Compile reads it"},
     {"precision_mode", false, true, "ge.exec.precision_mode as the chip's Compile reads it"},

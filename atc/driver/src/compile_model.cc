@@ -10,10 +10,12 @@
 #include "input_ranges.h"
 #include "openatc/atc/driver.h"
 #include "openatc/atc/flag_effects.h"
+#include "openatc/atc/gear_spec.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
 #include "openatc/common/target.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/compiler/gears.h"
 #include "openatc/compiler/target_facts.h"
 #include "openatc/frontend/ge_ir_reader.h"
 #include "openatc/frontend/onnx_custom_map.h"
@@ -180,7 +182,16 @@ om::Model CompileIrGraph(ir::Graph graph, const Options &options, const compiler
     e.WithFile(options.model);
     throw;
   }
-  om::Model model = compiler::CompileGraph(std::move(graph), copts, opp_set);
+  const GearSpec gears = GearSpecOf(options);
+  om::Model model;
+  if (gears.flag.empty()) {
+    model = compiler::CompileGraph(std::move(graph), copts, opp_set);
+  } else {
+    const om::GearKind kind = gears.flag == "dynamic_batch_size"   ? om::GearKind::kBatch
+                              : gears.flag == "dynamic_image_size" ? om::GearKind::kImageSize
+                                                                   : om::GearKind::kDims;
+    model = compiler::CompileGears(graph, copts, opp_set, kind, gears.gears);
+  }
   if (options.check_portable) {
     try {
       CheckPortable(model, options.model);

@@ -32,6 +32,10 @@ struct Options {
   int warmup = 0;                       ///< --warmup N >= 0: untimed runs first
   int threads = 0;                      ///< --threads N >= 0: intra-op threads; 0 = all cores
   uint64_t random_seed = 0;             ///< --random_seed: seed of the random inputs
+  /// --dynamic_batch / --dynamic_hw / --dynamic_dims: the flag given (empty: none; the largest
+  /// gear runs) and the gear values, each >= 1.
+  std::string gear_flag;
+  std::vector<int64_t> gear;
   bool info = false;                    ///< --info: print the model's interface, run nothing
   std::string log = "error";            ///< --log: debug, info, warning, error, null (lowercase)
   bool help = false;                    ///< --help / -h: print OmrunHelpText(), exit 0; nothing else checked
