@@ -5,6 +5,8 @@
 // batch 3 is refused naming the gears; the OM holds one variant per gear with W and b stored once.
 #include <onnx/onnx_pb.h>
 
+#include "acl/acl.h"
+
 #include <catch2/catch.hpp>
 #include <cstring>
 #include <fstream>
@@ -93,20 +95,21 @@ struct Built {
   std::string dir, om;
 };
 
+Built Compile(const std::string &flag, const std::string &gears) {
+  Built b;
+  b.dir = MakeTempDir();
+  WriteBytes(b.dir + "/m.onnx", TinyModel());
+  b.om = b.dir + "/m.om";
+  CommandResult r = RunCommand({BuildPath("bin/atc"), "--model", b.dir + "/m.onnx", "--framework", "5", "--soc_version",
+                                "host", "--output", b.dir + "/m", "--input_shape", "x:-1,3", "--" + flag, gears});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.err.find(flag) == std::string::npos);  // it has an effect: no warning
+  return b;
+}
+
 const Built &Compiled() {
-  static const Built built = [] {
-    Built b;
-    b.dir = MakeTempDir();
-    WriteBytes(b.dir + "/m.onnx", TinyModel());
-    b.om = b.dir + "/m.om";
-    CommandResult r = RunCommand({BuildPath("bin/atc"), "--model", b.dir + "/m.onnx", "--framework", "5", "--soc_version",
-                                  "host", "--output", b.dir + "/m", "--input_shape", "x:-1,3", "--dynamic_batch_size",
-                                  "1,2,4"});
-    INFO(r.out << r.err);
-    REQUIRE(r.exit_code == 0);
-    CHECK(r.err.find("dynamic_batch_size") == std::string::npos);  // it has an effect: no warning
-    return b;
-  }();
+  static const Built built = Compile("dynamic_batch_size", "1,2,4");
   return built;
 }
 
@@ -236,4 +239,83 @@ TEST_CASE("gears: omrun's gear flags take positive integers, one flag at a time"
   CHECK(ParseError({"m.om", "--dynamic_batch", "2", "--dynamic_dims", "1,2"}) ==
         "omrun: error: E10001: --dynamic_batch and --dynamic_dims cannot be used together. Choose the gear with one of "
         "--dynamic_batch, --dynamic_hw, --dynamic_dims.");
+}
+
+TEST_CASE("gears: --dynamic_dims gears run through omrun and aclmdlSetInputDynamicDims", "[gears]") {
+  const Built b = Compile("dynamic_dims", "2;1");
+  const om::Model m = om::ReadFile(b.om);
+  CHECK(m.gear_kind == om::GearKind::kDims);
+  tensor_io::WriteNpy(b.dir + "/x1.npy", Input(1));
+  CommandResult r = RunCommand({BuildPath("bin/omrun"), b.om, "--dynamic_dims", "1", "--input", b.dir + "/x1.npy", "--output",
+                  b.dir + "/o1"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(Floats(tensor_io::ReadNpy(b.dir + "/o1/output_0.npy").data) == Expected(1));
+  r = RunCommand({BuildPath("bin/omrun"), b.om, "--dynamic_dims", "4"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("OA2209: dims gear 4 is not a gear of this model; its gears are 2; 1.") != std::string::npos);
+
+  // In process, through the ACL C API.
+  REQUIRE(aclInit(nullptr) == ACL_SUCCESS);
+  REQUIRE(aclrtSetDevice(0) == ACL_SUCCESS);
+  uint32_t id = 0;
+  REQUIRE(aclmdlLoadFromFile(b.om.c_str(), &id) == ACL_SUCCESS);
+  aclmdlDesc *desc = aclmdlCreateDesc();
+  REQUIRE(aclmdlGetDesc(desc, id) == ACL_SUCCESS);
+  size_t count = 0;
+  CHECK(aclmdlGetInputDynamicGearCount(desc, 0, &count) == ACL_ERROR_INVALID_PARAM);
+  REQUIRE(aclmdlGetInputDynamicGearCount(desc, static_cast<size_t>(-1), &count) == ACL_SUCCESS);
+  REQUIRE(count == 2);
+  aclmdlIODims gears[2];
+  REQUIRE(aclmdlGetInputDynamicDims(desc, static_cast<size_t>(-1), gears, 2) == ACL_SUCCESS);
+  CHECK(gears[0].dimCount == 2);
+  CHECK(gears[0].dims[0] == 2);
+  CHECK(gears[0].dims[1] == 3);
+  CHECK(gears[1].dims[0] == 1);
+  aclmdlBatch batch;
+  REQUIRE(aclmdlGetDynamicBatch(desc, &batch) == ACL_SUCCESS);
+  CHECK(batch.batchCount == 0);
+  size_t idx = 0;
+  REQUIRE(aclmdlGetInputIndexByName(desc, ACL_DYNAMIC_TENSOR_NAME, &idx) == ACL_SUCCESS);
+  CHECK(idx == 1);
+  std::vector<float> x(6), y(4, -1.0f);
+  for (size_t k = 0; k < x.size(); ++k) x[k] = static_cast<float>(k + 1);
+  int32_t shape = 0;
+  REQUIRE(aclmdlGetInputSizeByIndex(desc, 0) == 24);
+  REQUIRE(aclmdlGetInputSizeByIndex(desc, 1) == 4);
+  REQUIRE(aclmdlGetOutputSizeByIndex(desc, 0) == 16);
+  aclmdlDataset *in = aclmdlCreateDataset();
+  aclmdlDataset *out = aclmdlCreateDataset();
+  aclDataBuffer *bx = aclCreateDataBuffer(x.data(), 24), *bs = aclCreateDataBuffer(&shape, 4);
+  aclDataBuffer *by = aclCreateDataBuffer(y.data(), 16);
+  REQUIRE(aclmdlAddDatasetBuffer(in, bx) == ACL_SUCCESS);
+  REQUIRE(aclmdlAddDatasetBuffer(in, bs) == ACL_SUCCESS);
+  REQUIRE(aclmdlAddDatasetBuffer(out, by) == ACL_SUCCESS);
+  aclmdlIODims dims{};
+  dims.dimCount = 2;
+  dims.dims[0] = 1;
+  dims.dims[1] = 4;  // the fixed dim is 3
+  CHECK(aclmdlSetInputDynamicDims(id, in, idx, &dims) == ACL_ERROR_GE_DYNAMIC_INPUT_LENGTH_INVALID);
+  dims.dims[1] = 3;
+  dims.dims[0] = 3;
+  CHECK(aclmdlSetInputDynamicDims(id, in, idx, &dims) == ACL_ERROR_GE_DYNAMIC_BATCH_SIZE_INVALID);
+  dims.dims[0] = 1;
+  REQUIRE(aclmdlSetInputDynamicDims(id, in, idx, &dims) == ACL_SUCCESS);
+  CHECK(shape == 1);
+  REQUIRE(aclmdlExecute(id, in, out) == ACL_SUCCESS);
+  CHECK(y == std::vector<float>{32, 48, -1, -1});  // gear 1 writes one row; the rest is untouched
+  aclmdlIODims cur{};
+  REQUIRE(aclmdlGetCurOutputDims(desc, 0, &cur) == ACL_SUCCESS);
+  CHECK(cur.dimCount == 2);
+  CHECK(cur.dims[0] == 1);
+  CHECK(cur.dims[1] == 2);
+  shape = 0;  // no gear set: the largest (2)
+  REQUIRE(aclmdlExecute(id, in, out) == ACL_SUCCESS);
+  CHECK(y == std::vector<float>{32, 48, 59, 84});
+  CHECK(aclmdlSetDynamicBatchSize(id, in, idx, 1) == ACL_ERROR_INVALID_PARAM);  // not a batch model
+  for (aclDataBuffer *p : {bx, bs, by}) aclDestroyDataBuffer(p);
+  aclmdlDestroyDataset(in);
+  aclmdlDestroyDataset(out);
+  aclmdlDestroyDesc(desc);
+  CHECK(aclmdlUnload(id) == ACL_SUCCESS);
 }

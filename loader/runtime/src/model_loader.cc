@@ -61,6 +61,7 @@ void LoadedModel::set_execution_mode(ExecutionMode mode) {
   std::lock_guard<std::mutex> lock(impl_->run_mu);
   impl_->mode = mode;
   impl_->sink = SinkState{};
+  for (auto &gear : impl_->gear_models) gear->set_execution_mode(mode);  // the variants run
 }
 
 LoadedModel::LoadedModel() : impl_(std::make_unique<Impl>()) {}
