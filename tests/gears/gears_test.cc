@@ -319,3 +319,65 @@ TEST_CASE("gears: --dynamic_dims gears run through omrun and aclmdlSetInputDynam
   aclmdlDestroyDesc(desc);
   CHECK(aclmdlUnload(id) == ACL_SUCCESS);
 }
+
+namespace {
+// y = x * 2 with x [1, 1, -1, -1] (NCHW): an image-size model.
+std::string ImageModel() {
+  onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto *g = m.mutable_graph();
+  g->set_name("image_gears");
+  for (const char *name : {"x", "y"}) {
+    auto *vi = name[0] == 'x' ? g->add_input() : g->add_output();
+    vi->set_name(name);
+    auto *tt = vi->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(onnx::TensorProto::FLOAT);
+    tt->mutable_shape()->add_dim()->set_dim_value(1);
+    tt->mutable_shape()->add_dim()->set_dim_value(1);
+    tt->mutable_shape()->add_dim()->set_dim_param("H");
+    tt->mutable_shape()->add_dim()->set_dim_param("W");
+  }
+  AddInit(g, "two", {}, {2});
+  onnx::NodeProto *mul = g->add_node();
+  mul->set_name("mul");
+  mul->set_op_type("Mul");
+  mul->add_input("x");
+  mul->add_input("two");
+  mul->add_output("y");
+  return m.SerializeAsString();
+}
+}  // namespace
+
+TEST_CASE("gears: --dynamic_image_size gears run through omrun --dynamic_hw", "[gears]") {
+  const std::string dir = MakeTempDir();
+  WriteBytes(dir + "/img.onnx", ImageModel());
+  CommandResult r = RunCommand({BuildPath("bin/atc"), "--model", dir + "/img.onnx", "--framework", "5", "--soc_version",
+                                "host", "--output", dir + "/img", "--input_shape", "x:1,1,-1,-1",
+                                "--dynamic_image_size", "2,2;1,3"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const om::Model m = om::ReadFile(dir + "/img.om");
+  CHECK(m.gear_kind == om::GearKind::kImageSize);
+  REQUIRE(m.gears.size() == 2);
+  CHECK(m.gears[1].values == std::vector<int64_t>{1, 3});
+  tensor_io::HostTensor x;
+  x.dtype = ge::DT_FLOAT;
+  x.shape = {1, 1, 1, 3};
+  const std::vector<float> xs = {1.5f, -2.0f, 4.25f};
+  x.data.resize(12);
+  std::memcpy(x.data.data(), xs.data(), 12);
+  tensor_io::WriteNpy(dir + "/x13.npy", x);
+  r = RunCommand({BuildPath("bin/omrun"), dir + "/img.om", "--dynamic_hw", "1,3", "--input", dir + "/x13.npy", "--output",
+                  dir + "/o"});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  const tensor_io::HostTensor y = tensor_io::ReadNpy(dir + "/o/output_0.npy");
+  CHECK(y.shape == std::vector<int64_t>{1, 1, 1, 3});
+  CHECK(Floats(y.data) == std::vector<float>{3.0f, -4.0f, 8.5f});
+  r = RunCommand({BuildPath("bin/omrun"), dir + "/img.om", "--dynamic_hw", "3,1"});
+  CHECK(r.exit_code == 3);
+  CHECK(r.err.find("OA2209: image size (h x w) 3x1 is not a gear of this model; its gears are 2x2; 1x3.") !=
+        std::string::npos);
+  RemoveTree(dir);
+}
