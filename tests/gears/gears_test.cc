@@ -381,3 +381,16 @@ TEST_CASE("gears: --dynamic_image_size gears run through omrun --dynamic_hw", "[
         std::string::npos);
   RemoveTree(dir);
 }
+
+TEST_CASE("gears: atc --check_portable runs every gear through the compiling and the deserialized objects", "[gears]") {
+  const std::string dir = MakeTempDir();
+  WriteBytes(dir + "/m.onnx", TinyModel());
+  CommandResult r = RunCommand({BuildPath("bin/atc"), "--model", dir + "/m.onnx", "--framework", "5", "--soc_version",
+                                "host", "--output", dir + "/m", "--input_shape", "x:-1,3", "--dynamic_batch_size",
+                                "1,2", "--check_portable", "--log", "info"});
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err.find("--check_portable: ") != std::string::npos);
+  CHECK(r.err.find("OA2209") == std::string::npos);
+  RemoveTree(dir);
+}

@@ -53,7 +53,7 @@ std::vector<int64_t> ShapeValues(const void *data, size_t bytes, size_t count) {
 
 }  // namespace
 
-void LoadedModel::LoadGears() {
+void LoadedModel::LoadGears(gert_impl::CustomOpRegistry *external) {
   Impl &im = *impl_;
   if (im.model.gears.empty()) return;
   size_t best = 0;
@@ -67,7 +67,7 @@ void LoadedModel::LoadGears() {
     variant.artifacts = im.model.artifacts;
     variant.deliverables = im.model.deliverables;
     variant.build_options = im.model.build_options;
-    im.gear_models.push_back(LoadImpl(std::move(variant), im.path, nullptr));
+    im.gear_models.push_back(LoadImpl(std::move(variant), im.path, external));  // as the model: its registry or its own
     const LoadedModel &m = *im.gear_models.back();
     if (m.inputs().size() + 1 != im.inputs.size() || m.outputs().size() != im.outputs.size())
       throw Error(ErrorCategory::kCorruptOm, "OA2011",

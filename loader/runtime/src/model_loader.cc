@@ -181,7 +181,7 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
       if (!ir::IsFrameworkOp(im.model.graph.nodes[i].type)) BindNode(im, i, objects);
     SetUpArena(im);
     DescribeIo(im);
-    lm->LoadGears();
+    lm->LoadGears(external);
   } catch (Error &e) {
     e.WithFile(path);
     throw;

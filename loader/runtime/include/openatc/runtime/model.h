@@ -103,7 +103,7 @@ class LoadedModel {
   struct Impl;  ///< opaque state (loader/runtime/src/model_impl.h)
 
  private:
-  void LoadGears();
+  void LoadGears(gert_impl::CustomOpRegistry *external);
   std::vector<HostTensor> RunGear(const std::vector<HostTensor> &inputs);
   void RunGearWithBuffers(const std::vector<Buffer> &inputs, const std::vector<Buffer> &outputs);
   LoadedModel();
