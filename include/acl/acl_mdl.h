@@ -71,5 +71,6 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDa
 #endif
 
 #include "acl/acl_mdl_aipp.h"  /* AIPP: aclmdlCreateAIPP, aclmdlSetInputAIPP, aclmdlGetFirstAippInfo, ... */
+#include "acl/acl_mdl_dynamic.h"
 
 #endif /* OPENATC_ACL_ACL_MDL_H_ */

@@ -63,6 +63,8 @@ class Decoder {
   }
   ir::AttrValue Attr(const fb::Attr &a, const ir::Node &node, const std::string &name);
   void Plan(const fb::NodePlan &p, ir::Node &node);
+  void DecodeGraph(const fb::Graph &g, ir::Graph &out);
+  void DecodeGears(const fb::Model &root);
   void AddUse(int32_t segment, SegmentKind kind, ir::Bytes *dest, std::string part,
               const ir::Node *node) {
     if (segment == -1) return;
@@ -71,6 +73,7 @@ class Decoder {
     u.kind = kind;
     u.dest = dest;
     u.part = std::move(part);
+    u.shared = in_gear_ && kind == SegmentKind::kWeight;
     if (node) {
       u.node = node->name;
       u.op_type = node->type;
@@ -79,6 +82,7 @@ class Decoder {
   }
 
   uint64_t budget_;
+  bool in_gear_ = false;  // decoding a gear graph (1.2)
   Model *model_;
   std::vector<SegmentUse> *uses_;
 };
@@ -188,6 +192,60 @@ void Decoder::Plan(const fb::NodePlan &p, ir::Node &node) {
   }
 }
 
+void Decoder::DecodeGraph(const fb::Graph &g, ir::Graph &out) {
+  out.name = Str(g.name());
+  out.inputs = Vec(g.inputs());
+  out.outputs = Endpoints(g.outputs());
+  if (g.nodes()) {
+    Charge(uint64_t{g.nodes()->size()} * sizeof(ir::Node));
+    // Sized first: SegmentUse::dest points into the nodes, which must not move afterwards.
+    out.nodes.resize(g.nodes()->size());
+    for (size_t k = 0; k < g.nodes()->size(); ++k) {
+      const fb::Node *fn = g.nodes()->Get(static_cast<flatbuffers::uoffset_t>(k));
+      ir::Node &n = out.nodes[k];
+      n.name = Str(fn->name());
+      n.type = Str(fn->type());
+      n.inputs = Endpoints(fn->inputs());
+      n.control_inputs = Vec(fn->control_inputs());
+      n.input_descs = Descs(fn->input_descs(), "node '" + n.name + "' input");
+      n.output_descs = Descs(fn->output_descs(), "node '" + n.name + "' output");
+      if (fn->attrs()) {
+        for (const fb::Attr *a : *fn->attrs()) {
+          std::string name = Str(a->name());
+          if (n.attrs.count(name))
+            throw Corrupt(kErrEnvelope, "envelope: attr '" + name + "' appears twice")
+                .WithNode(n.name, n.type);
+          n.attrs.emplace(name, Attr(*a, n, name));
+        }
+      }
+      if (fn->plan()) Plan(*fn->plan(), n);
+    }
+  }
+}
+
+void Decoder::DecodeGears(const fb::Model &root) {
+  Model &m = *model_;
+  const auto kind = static_cast<uint8_t>(root.gear_kind());
+  if (kind > static_cast<uint8_t>(GearKind::kDims))
+    throw Corrupt(kErrEnvelope, "envelope: unknown gear kind " + std::to_string(kind));
+  m.gear_kind = static_cast<GearKind>(kind);
+  if (root.gear_input_order())
+    for (const flatbuffers::String *s : *root.gear_input_order()) m.gear_input_order.push_back(Str(s));
+  if (!root.gears()) return;
+  Charge(uint64_t{root.gears()->size()} * sizeof(GearVariant));
+  // Sized first: SegmentUse::dest points into the gears' nodes, which must not move afterwards.
+  m.gears.resize(root.gears()->size());
+  in_gear_ = true;
+  for (size_t k = 0; k < m.gears.size(); ++k) {
+    const fb::GearVariant *fg = root.gears()->Get(static_cast<flatbuffers::uoffset_t>(k));
+    m.gears[k].values = Vec(fg->values());
+    if (!fg->graph()) throw Corrupt(kErrEnvelope, "envelope: gear #" + std::to_string(k) + " has no graph");
+    DecodeGraph(*fg->graph(), m.gears[k].graph);
+    m.gears[k].graph.arena_bytes = fg->arena_bytes();
+  }
+  in_gear_ = false;
+}
+
 void Decoder::Run(const fb::Model &root) {
   Model &m = *model_;
   m.producer = Str(root.producer());
@@ -200,36 +258,10 @@ void Decoder::Run(const fb::Model &root) {
     }
   }
   if (const fb::Graph *g = root.graph()) {
-    m.graph.name = Str(g->name());
-    m.graph.inputs = Vec(g->inputs());
-    m.graph.outputs = Endpoints(g->outputs());
+    DecodeGraph(*g, m.graph);
     m.graph.arena_bytes = root.arena_bytes();
-    if (g->nodes()) {
-      Charge(uint64_t{g->nodes()->size()} * sizeof(ir::Node));
-      // Sized first: SegmentUse::dest points into the nodes, which must not move afterwards.
-      m.graph.nodes.resize(g->nodes()->size());
-      for (size_t k = 0; k < g->nodes()->size(); ++k) {
-        const fb::Node *fn = g->nodes()->Get(static_cast<flatbuffers::uoffset_t>(k));
-        ir::Node &n = m.graph.nodes[k];
-        n.name = Str(fn->name());
-        n.type = Str(fn->type());
-        n.inputs = Endpoints(fn->inputs());
-        n.control_inputs = Vec(fn->control_inputs());
-        n.input_descs = Descs(fn->input_descs(), "node '" + n.name + "' input");
-        n.output_descs = Descs(fn->output_descs(), "node '" + n.name + "' output");
-        if (fn->attrs()) {
-          for (const fb::Attr *a : *fn->attrs()) {
-            std::string name = Str(a->name());
-            if (n.attrs.count(name))
-              throw Corrupt(kErrEnvelope, "envelope: attr '" + name + "' appears twice")
-                  .WithNode(n.name, n.type);
-            n.attrs.emplace(name, Attr(*a, n, name));
-          }
-        }
-        if (fn->plan()) Plan(*fn->plan(), n);
-      }
-    }
   }
+  DecodeGears(root);
   if (root.artifacts()) {
     Charge(uint64_t{root.artifacts()->size()} * sizeof(OpArtifact));
     m.artifacts.resize(root.artifacts()->size());

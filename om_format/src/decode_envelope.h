@@ -21,6 +21,8 @@ struct SegmentUse {
   ir::Bytes *dest = nullptr;
   std::string part;  ///< "node 'w' tensor 'value'", "artifact of op type 'X'", ...
   std::string node, op_type;  ///< for Error::WithNode, when a node uses it
+  /// A Const of a gear graph (1.2): its Weight segment may also be used by other Consts.
+  bool shared = false;
 };
 
 /// Fills `model` (which must be empty and outlive `uses`) from `root`, which must have passed

@@ -96,7 +96,7 @@ void CheckModel(const Model &model, ErrorCategory category, bool reading);
 Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> owner,
                  ContainerInfo *info);
 
-/// The oldest reader format (major, minor) that reads `model` correctly: 1.1 when a node has
+/// The oldest reader format (major, minor) that reads `model` correctly: 1.2 with gears, 1.1 when a node has
 /// declared launches (typed NodePlan launches and Kernel segments), else 1.0.
 std::pair<uint16_t, uint16_t> MinimumReader(const Model &model);
 

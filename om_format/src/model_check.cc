@@ -149,6 +149,27 @@ void CheckArtifacts(const Model &model, const std::function<Error(const char *, 
   }
 }
 
+// Gears (1.2): each gear graph is a sound graph with a sound plan; a geared model has >= 2 gears of
+// one length, a kind, and its user inputs named.
+void CheckGears(const Model &model, const std::function<Error(const char *, const std::string &)> &fail) {
+  if (model.gears.empty()) {
+    if (model.gear_kind != GearKind::kNone) throw fail(kErrGraph, "gears: a gear kind is set but there are no gears");
+    return;
+  }
+  if (model.gear_kind == GearKind::kNone) throw fail(kErrGraph, "gears: the model has gears but no gear kind");
+  if (model.gears.size() < 2) throw fail(kErrGraph, "gears: a geared model needs at least 2 gears");
+  if (model.gear_input_order.empty()) throw fail(kErrGraph, "gears: the gears' inputs are not named");
+  for (size_t k = 0; k < model.gears.size(); ++k) {
+    const GearVariant &g = model.gears[k];
+    if (g.values.empty() || g.values.size() != model.gears[0].values.size())
+      throw fail(kErrGraph, "gear #" + N(k) + " has " + N(g.values.size()) + " values; gear #0 has " +
+                                N(model.gears[0].values.size()));
+    auto gear_fail = [&](const char *code, const std::string &msg) { return fail(code, "gear #" + N(k) + ": " + msg); };
+    CheckGraph(g.graph, gear_fail);
+    CheckPlan(g.graph, [&](const std::string &msg) { return gear_fail(kErrPlan, msg); });
+  }
+}
+
 }  // namespace
 
 void CheckModel(const Model &model, ErrorCategory category, bool reading) {
@@ -158,6 +179,7 @@ void CheckModel(const Model &model, ErrorCategory category, bool reading) {
   CheckGraph(model.graph, fail);
   CheckPlan(model.graph, [&](const std::string &msg) { return fail(kErrPlan, msg); });
   CheckArtifacts(model, fail);
+  CheckGears(model, fail);
 }
 
 }  // namespace openatc::om::detail

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 #include <optional>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -130,7 +131,10 @@ void CheckSegmentTable(const Segments *segs, const Preamble &p, const uint8_t *d
 }
 
 // Step 4b: each segment has exactly one user, of the segment's kind; returns the user of each.
-std::vector<const SegmentUse *> MatchUsers(const Segments *segs, const std::vector<SegmentUse> &uses) {
+// A Const of a gear graph (1.2, SegmentUse::shared) may use a Weight segment already used: it
+// goes to `extra` and gets the bytes of the segment's first user after FillSegments.
+std::vector<const SegmentUse *> MatchUsers(const Segments *segs, const std::vector<SegmentUse> &uses,
+                                           std::vector<std::pair<size_t, const SegmentUse *>> *extra) {
   const size_t nseg = segs ? segs->size() : 0;
   std::vector<const SegmentUse *> user(nseg, nullptr);
   for (const SegmentUse &u : uses) {
@@ -146,6 +150,10 @@ std::vector<const SegmentUse *> MatchUsers(const Segments *segs, const std::vect
     if (static_cast<uint8_t>(s->kind()) != static_cast<uint8_t>(u.kind))
       throw fail(u.part + " refers to " + SegName(static_cast<size_t>(u.segment), s) +
                  ", which holds another kind of data");
+    if (user[static_cast<size_t>(u.segment)] && u.shared) {
+      extra->emplace_back(static_cast<size_t>(u.segment), &u);
+      continue;
+    }
     if (user[static_cast<size_t>(u.segment)])
       throw fail(u.part + " refers to segment #" + std::to_string(u.segment) +
                  ", which is already used by " + user[static_cast<size_t>(u.segment)]->part);
@@ -271,7 +279,10 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
 
   const Segments *segs = root.segments();
   CheckSegmentTable(segs, p, data);
-  FillSegments(segs, MatchUsers(segs, uses), p, data, owner);
+  std::vector<std::pair<size_t, const SegmentUse *>> shared;
+  const std::vector<const SegmentUse *> users = MatchUsers(segs, uses, &shared);
+  FillSegments(segs, users, p, data, owner);
+  for (const auto &[segment, use] : shared) *use->dest = *users[segment]->dest;  // one copy of the bytes
 
   if (model.format_major == 1 && model.format_minor == 0) LiftLegacyPlan(model);
   CheckModel(model, ErrorCategory::kCorruptOm, /*reading=*/true);

@@ -4,7 +4,9 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <optional>
+#include <utility>
 
 #include <zstd.h>
 
@@ -41,13 +43,26 @@ class EnvelopeWriter {
  private:
   int32_t AddSegment(const ir::Bytes &bytes, fb::SegmentKind kind, bool compress) {
     if (bytes.empty()) return -1;
+    // Gear graphs (1.2) reuse an equal weight already written: weights are stored once.
+    std::pair<uint64_t, uint64_t> key{0, bytes.size};
+    if (kind == fb::SegmentKind::Weight) {
+      key.first = detail::Hash64(bytes.data, bytes.size);
+      if (sharing_weights_) {
+        auto [lo, hi] = weights_.equal_range(key);
+        for (auto it = lo; it != hi; ++it)
+          if (std::memcmp(segments_[static_cast<size_t>(it->second)].raw, bytes.data, bytes.size) == 0)
+            return it->second;
+      }
+    }
     PendingSegment s;
     s.raw = bytes.data;
     s.raw_size = bytes.size;
     s.kind = kind;
     s.try_compress = compress && options_.compress_level > 0;
     segments_.push_back(std::move(s));
-    return static_cast<int32_t>(segments_.size() - 1);
+    const auto index = static_cast<int32_t>(segments_.size() - 1);
+    if (kind == fb::SegmentKind::Weight) weights_.emplace(key, index);
+    return index;
   }
 
   flatbuffers::Offset<fb::TensorDesc> Desc(const ir::TensorDesc &d) {
@@ -75,11 +90,15 @@ class EnvelopeWriter {
   flatbuffers::Offset<fb::Attr> Attr(const std::string &name, const ir::AttrValue &a);
   flatbuffers::Offset<fb::Node> NodeOf(const ir::Node &n);
   flatbuffers::Offset<fb::NodePlan> PlanOf(const ir::NodePlan &plan);
+  flatbuffers::Offset<fb::Graph> GraphOf(const ir::Graph &g);
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::GearVariant>>> GearsOf(const Model &model);
   void CompressAll();
 
   const WriteOptions &options_;
   flatbuffers::FlatBufferBuilder b_{4096};
   std::vector<PendingSegment> segments_;
+  std::multimap<std::pair<uint64_t, uint64_t>, int32_t> weights_;  // (hash, size) -> Weight segment
+  bool sharing_weights_ = false;                                   // while writing gear graphs
 };
 
 flatbuffers::Offset<fb::Attr> EnvelopeWriter::Attr(const std::string &name,
@@ -200,8 +219,7 @@ void EnvelopeWriter::CompressAll() {
   }
 }
 
-std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
-  const auto &g = model.graph;
+flatbuffers::Offset<fb::Graph> EnvelopeWriter::GraphOf(const ir::Graph &g) {
   std::vector<flatbuffers::Offset<fb::Node>> nodes;
   for (const auto &n : g.nodes) nodes.push_back(NodeOf(n));
   auto nodes_off = b_.CreateVector(nodes);
@@ -210,7 +228,28 @@ std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
   std::vector<fb::Endpoint> outs;
   for (const auto &e : g.outputs) outs.emplace_back(e.node, e.index);
   auto goutputs = b_.CreateVectorOfStructs(outs);
-  auto graph = fb::CreateGraph(b_, gname, nodes_off, ginputs, goutputs);
+  return fb::CreateGraph(b_, gname, nodes_off, ginputs, goutputs);
+}
+
+flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::GearVariant>>> EnvelopeWriter::GearsOf(
+    const Model &model) {
+  if (model.gears.empty()) return 0;
+  sharing_weights_ = true;
+  std::vector<flatbuffers::Offset<fb::GearVariant>> gears;
+  for (const auto &gear : model.gears) {
+    auto values = b_.CreateVector(gear.values);
+    auto graph = GraphOf(gear.graph);
+    gears.push_back(fb::CreateGearVariant(b_, values, graph, gear.graph.arena_bytes));
+  }
+  sharing_weights_ = false;
+  return b_.CreateVector(gears);
+}
+
+std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
+  const auto &g = model.graph;
+  auto graph = GraphOf(g);
+  auto gears = GearsOf(model);
+  auto gear_order = model.gears.empty() ? 0 : b_.CreateVectorOfStrings(model.gear_input_order);
 
   std::vector<flatbuffers::Offset<fb::OpArtifact>> arts;
   for (const auto &a : model.artifacts) {
@@ -254,7 +293,8 @@ std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
                                  b_.CreateString(model.target.arch));
   const auto [min_major, min_minor] = detail::MinimumReader(model);
   auto root = fb::CreateModel(b_, producer, target, opts_off, graph, arts_off, dels_off, segs_off, min_major,
-                              min_minor, detail::ResolveBuildTime(model.build_time), g.arena_bytes);
+                              min_minor, detail::ResolveBuildTime(model.build_time), g.arena_bytes,
+                              static_cast<fb::GearKind>(model.gear_kind), gears, gear_order);
   b_.Finish(root, fb::ModelIdentifier());
 
   detail::Preamble p;
@@ -280,6 +320,8 @@ namespace detail {
 std::pair<uint16_t, uint16_t> MinimumReader(const Model &model) {
   // A 1.0 reader would drop declared launches (and refuse Kernel segments): the node would then
   // run without its kernels. Dropping only a memory plan is safe (it allocates per run).
+  // Gears (1.2): a 1.1 reader would run the largest gear whatever gear the caller asked for.
+  if (!model.gears.empty()) return {1, 2};
   for (const auto &n : model.graph.nodes)
     if (!n.plan.launches.empty()) return {1, 1};
   return {1, 0};

@@ -125,6 +125,28 @@ TEST_CASE("om version: the current schema is a safe evolution of every frozen on
   CHECK(bad2.ConformTo(frozen) != "");
 }
 
+TEST_CASE("om version: an envelope written with the frozen 1.1 schema reads as before (no gears)", "[om]") {
+  const float w[2] = {1.5f, -2.25f};
+  std::vector<uint8_t> weights(8);
+  std::memcpy(weights.data(), w, 8);
+  flatbuffers::Parser frozen11;
+  ParseSchema(frozen11, Slurp(kFrozen11), kFrozen11);
+  const std::string json = FrozenModelJson(XXH3_64bits(weights.data(), 8), ", min_reader_major: 1, arena_bytes: 64");
+  INFO(frozen11.error_);
+  REQUIRE(frozen11.ParseJson(json.c_str()));
+  auto img = WrapEnvelope(frozen11.builder_.GetBufferPointer(), frozen11.builder_.GetSize(), weights);
+  img[10] = 1;  // format 1.1
+  Resign(img);
+  const om::Model m = om::ReadBytes(img.data(), img.size());
+  CHECK(m.format_minor == 1);
+  CHECK(m.graph.arena_bytes == 64);
+  CHECK(m.gear_kind == om::GearKind::kNone);
+  CHECK(m.gears.empty());
+  CHECK(m.gear_input_order.empty());
+  REQUIRE(m.graph.nodes.size() == 4);
+  CHECK(m.graph.inputs == std::vector<int32_t>{0});
+}
+
 TEST_CASE("om version: an envelope written with the frozen 1.0 schema reads", "[om]") {
   const auto img = FrozenImage(", min_reader_major: 1");
   om::Model m = om::ReadBytes(img.data(), img.size());
@@ -147,16 +169,16 @@ TEST_CASE("om version: an envelope written with the frozen 1.0 schema reads", "[
   CHECK(w[1] == -2.25f);
   CHECK(t.desc.shape == std::vector<int64_t>{2});
 
-  // A file that declares a newer minimum reader (a 1.2 feature this 1.1 reader lacks).
-  const auto newer = FrozenImage(", min_reader_major: 1, min_reader_minor: 2");
+  // A file that declares a newer minimum reader (a 1.3 feature this 1.2 reader lacks).
+  const auto newer = FrozenImage(", min_reader_major: 1, min_reader_minor: 3");
   int cat = -1;
   CHECK(ReadError(newer, &cat) ==
-        "OA2003: at byte 64: OM format version 1.0 needs a reader of format 1.2 or newer; this "
-        "reader's is 1.1. Use the OpenATC release that built it, or rebuild the OM with this atc.");
+        "OA2003: at byte 64: OM format version 1.0 needs a reader of format 1.3 or newer; this "
+        "reader's is 1.2. Use the OpenATC release that built it, or rebuild the OM with this atc.");
   CHECK(cat == static_cast<int>(ErrorCategory::kNotOm));
 }
 
-TEST_CASE("om version: the writer records format 1.1 and, without declared launches, minimum reader 1.0", "[om]") {
+TEST_CASE("om version: the writer records format 1.2 and, without declared launches, minimum reader 1.0", "[om]") {
   auto img = om::Serialize(omtest::MakeSmallModel());
   const om::fb::Model *root = om::fb::GetModel(img.data() + 64);
   CHECK(root->min_reader_major() == 1);
@@ -168,8 +190,8 @@ TEST_CASE("om version: the writer records format 1.1 and, without declared launc
   img[omtest::OffsetOf(img, p)] = 2;
   Resign(img);
   CHECK(ReadError(img) ==
-        "OA2003: at byte 64: OM format version 1.1 needs a reader of format 2.0 or newer; this "
-        "reader's is 1.1. Use the OpenATC release that built it, or rebuild the OM with this atc.");
+        "OA2003: at byte 64: OM format version 1.2 needs a reader of format 2.0 or newer; this "
+        "reader's is 1.2. Use the OpenATC release that built it, or rebuild the OM with this atc.");
 }
 
 TEST_CASE("om version: build time only from SOURCE_DATE_EPOCH or Model::build_time", "[om]") {
@@ -238,7 +260,7 @@ TEST_CASE("om version: a target the file cannot record is refused when writing",
     CHECK(e.category() == ErrorCategory::kInternal);
     CHECK(std::string(e.what()) ==
           "OA2026: the model's target 'Ascend999, emulated on host (x86_64)' cannot be recorded in an OM of format "
-          "1.1 (soc_version and arch would read back as another target). Build it for host, for an Ascend chip "
+          "1.2 (soc_version and arch would read back as another target). Build it for host, for an Ascend chip "
           "through CANN, or for a chip of the emulation facts table.");
   }
   m.target = openatc::Target{openatc::TargetKind::kAscendEmulated, "Ascend910B1", ""};  // emulated needs a CPU arch

@@ -18,6 +18,10 @@ const Effect kEffects[] = {
     {"oo_dead_code_elimination", true, true, "removal of nodes that feed nothing"},
     {"fusion_switch_file", true, true, "the graph passes of atc/compiler/src/passes"},
     {"insert_op_conf", true, true, "static AIPP: an Aipp node (ops/Aipp.cc) behind each input a block names"},
+    // One static variant per gear in one OM (atc/compiler/src/gears.cc).
+    {"dynamic_batch_size", true, true, "one static variant per batch gear"},
+    {"dynamic_image_size", true, true, "one static variant per image-size gear"},
+    {"dynamic_dims", true, true, "one static variant per dims gear"},
     // The chip's ATC defaults (atc/compiler target_facts.cc): Compile reads them through GetOption.
     {"jit_compile", false, true, "ge.jit_compile as the chip's Compile reads it"},
     // Precision on the host (atc/compiler/src/passes/precision.h): built-in ops compute as the

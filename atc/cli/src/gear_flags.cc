@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "flag_checks.h"
+#include "openatc/atc/gear_spec.h"
 #include "openatc/common/error.h"
 #include "parse_util.h"
 
@@ -127,6 +128,18 @@ void CheckDimsShapes(const std::vector<InputShape> &shapes, const std::vector<Ge
 }
 
 }  // namespace
+
+GearSpec GearSpecOf(const Options &o) {
+  CheckGearFlags(o);
+  GearSpec spec;
+  for (const char *f : {"dynamic_batch_size", "dynamic_image_size", "dynamic_dims"}) {
+    if (!o.other_flags.count(f)) continue;
+    spec.flag = f;
+    const bool batch = spec.flag == "dynamic_batch_size";
+    spec.gears = ParseGears(spec.flag, o.other_flags.at(f), batch, batch ? "E10003" : "E10001");
+  }
+  return spec;
+}
 
 void CheckGearFlags(const Options &o) {
   std::vector<std::string> given;

@@ -3,6 +3,7 @@
 // documentation describes most often.
 #include "check_portable.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "openatc/common/error.h"
@@ -42,6 +43,9 @@ void CheckBytes(const om::OpArtifact &art) {
       .WithNode("", art.op_type);
 }
 
+void CompareRuns(runtime::LoadedModel &compiled, runtime::LoadedModel &deserialized,
+                 const std::vector<tensor_io::HostTensor> &inputs);
+
 bool HasDynamicInput(const runtime::LoadedModel &m) {
   for (const auto &io : m.inputs())
     for (int64_t d : io.shape)
@@ -62,22 +66,45 @@ void CheckPortable(const om::Model &model, const std::string &model_path) {
     return;
   }
   auto deserialized = runtime::LoadedModel::Load(model, model_path);
-  std::vector<tensor_io::HostTensor> inputs;
-  for (size_t i = 0; i < compiled->inputs().size(); ++i)
-    inputs.push_back(tensor_io::RandomTensor(compiled->inputs()[i].dtype, compiled->inputs()[i].shape, 0, i));
-  auto a = compiled->Run(inputs);
-  auto b = deserialized->Run(inputs);
+  // A geared model: every gear, its user inputs random and the last input holding its values.
+  for (size_t g = 0; g < std::max<size_t>(1, compiled->gear_count()); ++g) {
+    const bool geared = compiled->gear_count() > 0;
+    const auto &want = geared ? compiled->gear_inputs(g) : compiled->inputs();
+    std::vector<tensor_io::HostTensor> inputs;
+    for (size_t i = 0; i < want.size(); ++i) inputs.push_back(tensor_io::RandomTensor(want[i].dtype, want[i].shape, 0, i));
+    if (geared) {
+      tensor_io::HostTensor shape;
+      shape.dtype = ge::DT_INT32;
+      for (int64_t v : model.gears[g].values) {
+        const int32_t x = static_cast<int32_t>(v);
+        shape.data.insert(shape.data.end(), reinterpret_cast<const uint8_t *>(&x), reinterpret_cast<const uint8_t *>(&x) + 4);
+      }
+      shape.shape = {static_cast<int64_t>(model.gears[g].values.size())};
+      inputs.push_back(std::move(shape));
+    }
+    CompareRuns(*compiled, *deserialized, inputs);
+  }
+  LogInfo("--check_portable: " + std::to_string(model.artifacts.size()) + " op type(s) round-trip");
+}
+
+namespace {
+
+void CompareRuns(runtime::LoadedModel &compiled, runtime::LoadedModel &deserialized,
+                 const std::vector<tensor_io::HostTensor> &inputs) {
+  auto a = compiled.Run(inputs);
+  auto b = deserialized.Run(inputs);
   for (size_t k = 0; k < a.size(); ++k) {
     if (a[k].dtype == b[k].dtype && a[k].shape == b[k].shape && a[k].data == b[k].data) continue;
     size_t at = 0;
     while (at < a[k].data.size() && at < b[k].data.size() && a[k].data[at] == b[k].data[at]) ++at;
     throw Error(ErrorCategory::kCustomOp, "OA1702",
-                "output " + std::to_string(k) + " ('" + compiled->outputs()[k].name +
+                "output " + std::to_string(k) + " ('" + compiled.outputs()[k].name +
                     "') differs between the compiling op objects and the deserialized ones (first differing byte " +
                     std::to_string(at) + ")",
                 "The deserialized object must behave like the one that compiled: check what Deserialize restores");
   }
-  LogInfo("--check_portable: " + std::to_string(model.artifacts.size()) + " op type(s) round-trip");
 }
+
+}  // namespace
 
 }  // namespace openatc::atc

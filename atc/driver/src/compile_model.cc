@@ -11,10 +11,12 @@
 #include "input_ranges.h"
 #include "openatc/atc/driver.h"
 #include "openatc/atc/flag_effects.h"
+#include "openatc/atc/gear_spec.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
 #include "openatc/common/target.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/compiler/gears.h"
 #include "openatc/compiler/target_facts.h"
 #include "openatc/frontend/ge_ir_reader.h"
 #include "openatc/frontend/onnx_custom_map.h"
@@ -183,14 +185,20 @@ om::Model CompileIrGraph(ir::Graph graph, const Options &options, const compiler
   }
   // --insert_op_conf: Aipp nodes behind the inputs it names; an --input_shape entry of such an
   // input is rewritten to the image's shape (aipp_insert.h).
-  compiler::CompileOptions aipp_copts;
+  compiler::CompileOptions used = copts;
   auto aipp = options.other_flags.find("insert_op_conf");
-  if (aipp != options.other_flags.end()) {
-    aipp_copts = copts;
-    InsertAippNodes(graph, ReadAippConfigFile(aipp->second), aipp_copts.input_shapes, aipp->second);
+  if (aipp != options.other_flags.end())
+    InsertAippNodes(graph, ReadAippConfigFile(aipp->second), used.input_shapes, aipp->second);
+  const GearSpec gears = GearSpecOf(options);
+  om::Model model;
+  if (gears.flag.empty()) {
+    model = compiler::CompileGraph(std::move(graph), used, opp_set);
+  } else {
+    const om::GearKind kind = gears.flag == "dynamic_batch_size"   ? om::GearKind::kBatch
+                              : gears.flag == "dynamic_image_size" ? om::GearKind::kImageSize
+                                                                   : om::GearKind::kDims;
+    model = compiler::CompileGears(graph, used, opp_set, kind, gears.gears);
   }
-  om::Model model =
-      compiler::CompileGraph(std::move(graph), aipp != options.other_flags.end() ? aipp_copts : copts, opp_set);
   if (options.check_portable) {
     try {
       CheckPortable(model, options.model);

@@ -14,22 +14,20 @@
 #include "model_registry.h"
 #include "openatc/rt/error_state.h"
 
-struct aclmdlDesc {
-  bool filled = false;
-  std::vector<openatc::runtime::IoDesc> inputs, outputs;
-};
+#include "desc_state.h"
 
 using openatc::rt::Guard;
 using openatc::rt::ThrowAcl;
 
 namespace openatc {
 namespace mdl {
-namespace {
 
 LiveSet<aclmdlDesc> &Descs() {
   static auto *set = new LiveSet<aclmdlDesc>("model description", "aclmdlCreateDesc");
   return *set;
 }
+
+namespace {
 
 enum class Side { kInput, kOutput };
 
@@ -136,6 +134,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlGetDesc(aclmdlDesc *modelDesc, uint32_t model
     auto entry = ModelRegistry::Instance().Find(modelId);
     d->inputs = entry->model->inputs();
     d->outputs = entry->model->outputs();
+    d->model_id = modelId;
     d->filled = true;
   });
 }

@@ -36,6 +36,9 @@ using Clock = std::chrono::steady_clock;
 
 double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
 
+const char *GearFlagOf(om::GearKind kind);
+std::vector<tensor_io::HostTensor> LoadUserInputs(const Options &o, const std::vector<runtime::IoDesc> &want);
+
 void PrintInfo(const runtime::LoadedModel &m) {
   const om::Model &om = m.model();
   std::cout << "target: " << DescribeTarget(om.target)
@@ -62,7 +65,16 @@ void PrintInfo(const runtime::LoadedModel &m) {
     std::cout << "arena: none (run-time shapes: " << dynamic << " tensor(s) allocated per run; static op outputs: "
               << total << " bytes";
   }
-  std::cout << ")\ninputs:\n";
+  std::cout << ")\n";
+  if (m.gear_count() > 0) {
+    std::cout << "gears (--" << GearFlagOf(om.gear_kind) << "):";
+    for (size_t g = 0; g < om.gears.size(); ++g) {
+      std::cout << (g == 0 ? " " : "; ");
+      for (size_t k = 0; k < om.gears[g].values.size(); ++k) std::cout << (k ? "," : "") << om.gears[g].values[k];
+    }
+    std::cout << " (default: the largest, gear " << m.default_gear() << ")\n";
+  }
+  std::cout << "inputs:\n";
   for (size_t i = 0; i < m.inputs().size(); ++i) {
     const auto &io = m.inputs()[i];
     std::cout << "  [" << i << "] " << io.name << " " << DataTypeShortName(io.dtype) << " " << ShapeToString(io.shape)
@@ -76,8 +88,51 @@ void PrintInfo(const runtime::LoadedModel &m) {
   }
 }
 
-std::vector<tensor_io::HostTensor> LoadInputs(const Options &o, const runtime::LoadedModel &m) {
-  const auto &want = m.inputs();
+const char *GearFlagOf(om::GearKind kind) {
+  switch (kind) {
+    case om::GearKind::kBatch: return "dynamic_batch";
+    case om::GearKind::kImageSize: return "dynamic_hw";
+    default: return "dynamic_dims";
+  }
+}
+
+// The gear a geared model runs: the one --dynamic_batch / --dynamic_hw / --dynamic_dims names
+// (OA2209 when it is not a gear), else the largest. nullopt for a model without gears.
+std::optional<size_t> ChooseGear(const Options &o, const runtime::LoadedModel &m) {
+  const om::Model &om = m.model();
+  if (m.gear_count() == 0) {
+    if (o.gear_flag.empty()) return std::nullopt;
+    throw Error(ErrorCategory::kUsage, "E10001", "--" + o.gear_flag + " is given but '" + o.model + "' has no gears",
+                "Build the model with atc --dynamic_batch_size, --dynamic_image_size or --dynamic_dims, or drop the flag");
+  }
+  if (o.gear_flag.empty()) return m.default_gear();
+  if (o.gear_flag != GearFlagOf(om.gear_kind))
+    throw Error(ErrorCategory::kUsage, "E10001",
+                "--" + o.gear_flag + " does not fit '" + o.model + "', whose gears are chosen with --" +
+                    GearFlagOf(om.gear_kind),
+                "Pass --" + std::string(GearFlagOf(om.gear_kind)) + " with one of its gears (omrun --info lists them)");
+  return m.FindGear(o.gear);
+}
+
+std::vector<tensor_io::HostTensor> LoadInputs(const Options &o, const runtime::LoadedModel &m, std::optional<size_t> gear) {
+  const auto &want = gear ? m.gear_inputs(*gear) : m.inputs();
+  std::vector<tensor_io::HostTensor> inputs = LoadUserInputs(o, want);
+  if (gear) {  // the last input selects the gear (om::kGearShapeInput, int32)
+    tensor_io::HostTensor shape;
+    shape.dtype = ge::DT_INT32;
+    const auto &values = m.model().gears[*gear].values;
+    shape.shape = {static_cast<int64_t>(values.size())};
+    for (int64_t v : values) {
+      const int32_t x = static_cast<int32_t>(v);
+      const auto *p = reinterpret_cast<const uint8_t *>(&x);
+      shape.data.insert(shape.data.end(), p, p + sizeof x);
+    }
+    inputs.push_back(std::move(shape));
+  }
+  return inputs;
+}
+
+std::vector<tensor_io::HostTensor> LoadUserInputs(const Options &o, const std::vector<runtime::IoDesc> &want) {
   std::vector<tensor_io::HostTensor> inputs;
   if (o.inputs.empty()) {
     if (!want.empty())
@@ -231,7 +286,7 @@ int Run(const Options &o) {
     }
     for (const auto &file : o.expected_outputs) tensor_io::KindFromPath(file);
   }
-  auto inputs = LoadInputs(o, *model);
+  auto inputs = LoadInputs(o, *model, ChooseGear(o, *model));
   std::unique_ptr<ScratchDir> scratch;
   if (!o.compare.empty()) {
     CheckCompareTarget(o.compare);

@@ -122,6 +122,21 @@ std::vector<std::string> ToList(const std::string &flag, const std::string &raw)
   return items;
 }
 
+// --dynamic_batch N, --dynamic_hw H,W, --dynamic_dims D1,D2,...: positive integers.
+std::vector<int64_t> ToGear(const std::string &flag, const std::string &raw) {
+  const char *example = flag == "dynamic_batch" ? "--dynamic_batch 4" : flag == "dynamic_hw" ? "--dynamic_hw 224,224" : "--dynamic_dims 1,64";
+  std::vector<int64_t> values;
+  for (const std::string &item : ToList(flag, raw)) {
+    bool digits = !item.empty() && item.size() <= 9;
+    for (char c : item) digits = digits && std::isdigit(static_cast<unsigned char>(c));
+    if (!digits || std::stoll(item) < 1) BadValue(flag, raw, "'" + item + "' is not an integer >= 1", std::string("Write e.g. ") + example);
+    values.push_back(std::stoll(item));
+  }
+  if (flag == "dynamic_batch" && values.size() != 1) BadValue(flag, raw, "give one batch size", std::string("Write e.g. ") + example);
+  if (flag == "dynamic_hw" && values.size() != 2) BadValue(flag, raw, "give the height and the width", std::string("Write e.g. ") + example);
+  return values;
+}
+
 }  // namespace
 
 Options ParseOmrunOptions(int argc, const char *const *argv) {
@@ -152,6 +167,13 @@ Options ParseOmrunOptions(int argc, const char *const *argv) {
     const std::string name = flag->name;
     if (name == "help") o.help = ToBool(name, raw);
     else if (name == "info") o.info = ToBool(name, raw);
+    else if (name == "dynamic_batch" || name == "dynamic_hw" || name == "dynamic_dims") {
+      if (!o.gear_flag.empty())
+        throw Error(ErrorCategory::kUsage, "E10001", "--" + o.gear_flag + " and --" + name + " cannot be used together",
+                    "Choose the gear with one of --dynamic_batch, --dynamic_hw, --dynamic_dims");
+      o.gear_flag = name;
+      o.gear = ToGear(name, raw);
+    }
     else if (name == "input") o.inputs = ToList(name, raw);
     else if (name == "output") {
       if (raw.empty()) BadValue(name, raw, "the folder name is empty");

@@ -217,12 +217,14 @@ std::vector<HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView>
 }  // namespace
 
 std::vector<HostTensor> LoadedModel::Run(const std::vector<HostTensor> &inputs) {
+  if (!impl_->gear_models.empty()) return RunGear(inputs);
   std::vector<InView> views;
   for (const auto &t : inputs) views.push_back({t.data.data(), t.data.size(), t.dtype, t.shape});
   return RunCore(*impl_, views, nullptr);
 }
 
 void LoadedModel::RunWithBuffers(const std::vector<Buffer> &inputs, const std::vector<Buffer> &outputs) {
+  if (!impl_->gear_models.empty()) return RunGearWithBuffers(inputs, outputs);
   Impl &im = *impl_;
   if (inputs.size() != im.inputs.size() || outputs.size() != im.outputs.size()) {
     throw Error(ErrorCategory::kInvalidInput, "OA2201",

@@ -52,6 +52,10 @@ struct LoadedModel::Impl {
   SinkState sink;
   std::mutex run_mu;  ///< one Run at a time per model
   aclrtStream stream = nullptr;
+  /// Dynamic gears (gears.cc): one loaded static variant per om::Model::gears entry.
+  std::vector<std::unique_ptr<LoadedModel>> gear_models;
+  size_t default_gear = 0;
+  size_t current_gear = 0;
 };
 
 }  // namespace openatc::runtime

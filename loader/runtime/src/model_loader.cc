@@ -61,6 +61,7 @@ void LoadedModel::set_execution_mode(ExecutionMode mode) {
   std::lock_guard<std::mutex> lock(impl_->run_mu);
   impl_->mode = mode;
   impl_->sink = SinkState{};
+  for (auto &gear : impl_->gear_models) gear->set_execution_mode(mode);  // the variants run
 }
 
 void LoadedModel::set_node_observer(NodeObserver *observer) {
@@ -200,6 +201,7 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
       if (!ir::IsFrameworkOp(im.model.graph.nodes[i].type)) BindNode(im, i, objects);
     SetUpArena(im);
     DescribeIo(im);
+    lm->LoadGears(external);
   } catch (Error &e) {
     e.WithFile(path);
     throw;

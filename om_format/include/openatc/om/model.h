@@ -49,7 +49,24 @@ struct OpArtifact {
 /// Container format version this library writes (om_format/FORMAT.md). A reader accepts any
 /// file of the same major version whose minimum reader version is not newer than this.
 inline constexpr uint16_t kFormatMajor = 1;
-inline constexpr uint16_t kFormatMinor = 1;
+inline constexpr uint16_t kFormatMinor = 2;
+
+/// What the gears of a geared model set (1.2; ATC's mbatch_dynamic_type values).
+enum class GearKind : uint8_t { kNone = 0, kBatch = 1, kImageSize = 2, kDims = 3 };
+
+/// Name of the extra last input of a geared model (ATC's ACL_DYNAMIC_TENSOR_NAME): int32 ND [k],
+/// the values of the gear to run (k = values per gear); all zeros = the largest gear.
+inline constexpr const char *kGearShapeInput = "ascend_mbatch_shape_data";
+/// Node attr (ListInt) of each user Data node of a geared model's main graph: its --input_shape
+/// dims with -1 where the gears set a value (ATC's `_mbatch_origin_input_dims`).
+inline constexpr const char *kGearOriginDimsAttr = "_mbatch_origin_input_dims";
+
+/// One gear compiled as a static variant (1.2): the values of the -1 dims of --input_shape, in
+/// order, and the graph compiled for those shapes (its own memory plan in graph.arena_bytes).
+struct GearVariant {
+  std::vector<int64_t> values;
+  ir::Graph graph;
+};
 
 struct Model {
   uint16_t format_major = kFormatMajor;  ///< container format version of the file read
@@ -75,6 +92,13 @@ struct Model {
   std::vector<Deliverable> deliverables;  ///< in OPP search order
   /// Build record: every atc flag given, by name without dashes ("soc_version" -> "host").
   std::map<std::string, std::string> build_options;
+  /// Dynamic gears (1.2, atc --dynamic_batch_size / --dynamic_image_size / --dynamic_dims). With
+  /// gears, `graph` is the largest gear plus the last input kGearShapeInput, `gears` every gear
+  /// (their Const weights are stored once when equal), `gear_input_order` the user inputs' Data
+  /// node names in --input_shape order (the order the gear values fill their -1 dims).
+  GearKind gear_kind = GearKind::kNone;
+  std::vector<GearVariant> gears;
+  std::vector<std::string> gear_input_order;
 };
 
 struct WriteOptions {

@@ -35,6 +35,10 @@ struct Options {
   std::string profile;                  ///< --profile FILE: Chrome trace of every op node of every run
   std::string dump_dir;                 ///< --dump DIR: every op node's outputs of the first run
   std::string compare;                  ///< --compare OTHER: an OM or a --dump folder to compare node by node
+  /// --dynamic_batch / --dynamic_hw / --dynamic_dims: the flag given (empty: none; the largest
+  /// gear runs) and the gear values, each >= 1.
+  std::string gear_flag;
+  std::vector<int64_t> gear;
   bool info = false;                    ///< --info: print the model's interface, run nothing
   std::string log = "error";            ///< --log: debug, info, warning, error, null (lowercase)
   bool help = false;                    ///< --help / -h: print OmrunHelpText(), exit 0; nothing else checked

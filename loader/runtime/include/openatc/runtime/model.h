@@ -103,9 +103,33 @@ class LoadedModel {
   /// when the addresses change between runs); other nodes read fixed copies. Models with run-time shapes need outputs large enough for the result.
   void RunWithBuffers(const std::vector<Buffer> &inputs, const std::vector<Buffer> &outputs);
 
+  // Dynamic gears (om::Model::gears; loader/runtime/src/gears.cc). A geared model's inputs() are
+  // the user inputs with the largest gear's shapes and byte sizes (the largest of any gear) plus
+  // the last input om::kGearShapeInput (int32, the values of the gear to run; all zeros = the
+  // largest gear); outputs() are sized for the largest gear. Run and RunWithBuffers run the
+  // gear's static variant: Run takes each user input with the gear's shape (or the largest
+  // shape, whose leading bytes are used) and returns the gear's output shapes; RunWithBuffers
+  // uses the leading bytes of each caller buffer, as the chip does.
+
+  /// Number of gears (0: not a geared model).
+  size_t gear_count() const;
+  /// Inputs (without om::kGearShapeInput) and outputs of gear `g`'s static variant.
+  const std::vector<IoDesc> &gear_inputs(size_t g) const;
+  const std::vector<IoDesc> &gear_outputs(size_t g) const;
+  /// The gear whose values are `values` (all zeros: the largest gear). Otherwise kInvalidInput
+  /// OA2209 naming the value and every gear of the model.
+  size_t FindGear(const std::vector<int64_t> &values) const;
+  /// The largest gear (what runs when no gear is chosen).
+  size_t default_gear() const;
+  /// The gear the last run used (default_gear() before any run).
+  size_t current_gear() const;
+
   struct Impl;  ///< opaque state (loader/runtime/src/model_impl.h)
 
  private:
+  void LoadGears(gert_impl::CustomOpRegistry *external);
+  std::vector<HostTensor> RunGear(const std::vector<HostTensor> &inputs);
+  void RunGearWithBuffers(const std::vector<Buffer> &inputs, const std::vector<Buffer> &outputs);
   LoadedModel();
   static std::unique_ptr<LoadedModel> LoadImpl(om::Model model, const std::string &path,
                                                gert_impl::CustomOpRegistry *external);
