@@ -11,13 +11,13 @@
 namespace openatc::compiler::passes {
 namespace {
 
-const char *const kAllPasses[] = {kConvBnFold, kConvBiasAdd, kConvActivation, kConvAdd, kReshapeChain, kTransposePair};
+const char *const kAllPasses[] = {kConvBnFold, kConvBiasAdd, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kLayoutPlan};
 
 [[noreturn]] void Malformed(const std::string &path, const std::string &what) {
   throw Error(ErrorCategory::kUsage, "E10001", "--fusion_switch_file: " + what,
               "Write {\"Switch\": {\"GraphFusion\": {\"<pass>\": \"on\" | \"off\"}}} or lines <pass>:on|off; passes: " +
                   std::string(kConvBnFold) + ", " + kConvBiasAdd + ", " + kConvActivation + ", " + kConvAdd + ", " + kReshapeChain + ", " +
-                  kTransposePair + ", ALL")
+                  kTransposePair + ", " + kLayoutPlan + ", ALL")
       .WithFile(path);
 }
 
