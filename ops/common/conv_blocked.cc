@@ -7,14 +7,10 @@
 
 namespace openatc_ops {
 
-int64_t ChainBlock() {
-  static const int64_t block = __builtin_cpu_supports("avx512f") ? 16 : 8;
-  return block;
-}
+int64_t ChainBlock() { return 8; }
 
 dnnl::memory::desc ChainF32(const Dims &d) {
-  const auto tag = ChainBlock() == 16 ? dnnl::memory::format_tag::nChw16c : dnnl::memory::format_tag::nChw8c;
-  return dnnl::memory::desc(dnnl_util::DnnlDims(d), dnnl::memory::data_type::f32, tag);
+  return dnnl::memory::desc(dnnl_util::DnnlDims(d), dnnl::memory::data_type::f32, dnnl::memory::format_tag::nChw8c);
 }
 
 namespace {

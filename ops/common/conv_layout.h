@@ -9,11 +9,12 @@
  *   openatc_x_blocked = 1: input X arrives in the chain layout (no reorder in),
  *   openatc_y_blocked = 1: output Y is stored in the chain layout,
  *   openatc_addend_blocked = 1: the fused binary_add operand (input openatc_addend) arrives in it.
- * The chain layout is oneDNN's nChw16c on CPUs with AVX-512, else nChw8c. The pass keeps an edge
- * blocked only when its channel count is a multiple of 16, so a chain tensor has exactly the
- * bytes of its plain NCHW form on either CPU (no channel padding; the memory plan is unchanged),
- * and Relu-like, same-shape Add/Sum and axis-1 Concat nodes between blocked nodes move its bytes
- * unchanged.
+ * The chain layout is oneDNN's nChw8c on every CPU (the AVX2 kernels' block; an AVX-512 CPU runs
+ * them too, and the OM does not depend on the CPU it was compiled on). The pass keeps an edge
+ * blocked only when its channel count is a multiple of 8, so a chain tensor has exactly the
+ * bytes of its plain NCHW form (no channel padding; the memory plan is unchanged), and
+ * Relu-like, same-shape Add/Sum and axis-1 Concat nodes between blocked nodes move its bytes
+ * unchanged. Inside a Conv whose sides are plain, oneDNN picks the layout for the CPU it runs on.
  * openatc_weights_id (compile-time FNV-1a hash of W's and B's bytes, non-zero) lets the Conv keep
  * its reordered weights: packed once on the first run for the ISA oneDNN runs on, per entry.
  */
@@ -37,10 +38,10 @@ struct ConvLayout {
   int64_t weights_id = 0;  ///< openatc_weights_id; 0: weights are repacked on every run
 };
 
-/// The chain layout's block size on this CPU (16 with AVX-512F, else 8).
+/// The chain layout's block size (8).
 int64_t ChainBlock();
 
-/// The chain layout descriptor of 4-D dims `d` (nChw16c or nChw8c).
+/// The chain layout descriptor of 4-D dims `d` (nChw8c).
 dnnl::memory::desc ChainF32(const Dims &d);
 
 /// Weights reordered into the primitive's layout once (first run) and kept.

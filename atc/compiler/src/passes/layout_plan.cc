@@ -5,14 +5,17 @@
 //   Consts: it gets openatc_layout = "blocked" and openatc_weights_id (FNV-1a of W's and B's
 //   bytes, never 0), so its reordered weights are packed once.
 //   A tensor (output 0) stays in the chain layout when it is 4-D float32 with a known
-//   channel count that is a multiple of 16, is no graph output, its producer is a blockable Conv
+//   channel count that is a multiple of 8, is no graph output, its producer is a blockable Conv
 //   or a layout-neutral node (Relu-like unary ops, same-shape Add/Sum/Sub/Mul/Div/Max/Min,
-//   Concat on axis 1) whose data inputs all stay in the chain layout, and every reader is a
-//   blockable Conv (as X, or as the fused addend of a Conv whose Y is blocked) or such a neutral
-//   node whose output stays in the chain layout. So reorders happen only inside the Convs at a
+//   Concat on axis 1) or a float32 MaxPool (no Indices) / AveragePool / GlobalAveragePool /
+//   GlobalMaxPool, whose data input(s) all stay in the chain layout, and every reader is a
+//   blockable Conv (as X, or as the fused addend of a Conv whose Y is blocked) or such a node
+//   whose output stays in the chain layout. A global pool's output [N, C, 1, 1] has the same
+//   bytes in both layouts, so any node may read it. So reorders happen only inside the Convs at a
 //   chain's boundary (plain input or plain output) and never on graph edges.
-// Attributes: Convs get openatc_x_blocked / openatc_y_blocked / openatc_addend_blocked; every
-// node whose output stays in the chain layout gets _openatc_layout = "blocked" (informational).
+// Attributes: Convs get openatc_x_blocked / openatc_y_blocked / openatc_addend_blocked; pools in
+// a chain openatc_chain_layout = 1; every node whose output stays in the chain layout gets
+// _openatc_layout = "blocked" (informational).
 #include <cstring>
 
 #include "openatc/common/log.h"
@@ -22,7 +25,7 @@
 namespace openatc::compiler::passes {
 namespace {
 
-constexpr int64_t kChainBlock = 16;  // the largest block the run time uses (nChw16c)
+constexpr int64_t kChainBlock = 8;  // the run time's chain layout is nChw8c (ops/common/conv_layout.h)
 
 // 4-D float32 with a known channel count (N, H, W may be known only at run time: a chain
 // tensor's bytes equal its plain form's whatever they are).
@@ -58,12 +61,20 @@ bool BlockableConv(const PassGraph &pg, int32_t i) {
   return n.inputs.size() < 3 || !n.inputs[2].connected() || ConstBytes(pg.g, n.inputs[2]) != nullptr;
 }
 
-// The data input anchors of a layout-neutral node (empty: `i` is not one).
+bool IsPool(const std::string &t) {
+  return t == "MaxPool" || t == "AveragePool" || t == "GlobalAveragePool" || t == "GlobalMaxPool";
+}
+
+bool GlobalPool(const std::string &t) { return t == "GlobalAveragePool" || t == "GlobalMaxPool"; }
+
+// The data input anchors of a layout-neutral node or pool (empty: `i` is neither).
 std::vector<size_t> NeutralInputs(const PassGraph &pg, int32_t i) {
   static const char *const kUnary[] = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Elu", "HardSwish", "HardSigmoid", "Clip"};
   static const char *const kBinary[] = {"Add", "Sum", "Sub", "Mul", "Div", "Max", "Min"};
   const ir::Node &n = pg.g.nodes[static_cast<size_t>(i)];
-  if (!pg.Is(i, n.type.c_str()) || n.inputs.empty() || n.output_descs.size() != 1 || !Rank4(n.output_descs[0]))
+  const size_t outs = n.type == "MaxPool" ? 2 : 1;  // MaxPool's Indices: checked below
+  if (!pg.Is(i, n.type.c_str()) || n.inputs.empty() || n.output_descs.empty() || n.output_descs.size() > outs ||
+      !Rank4(n.output_descs[0]))
     return {};
   for (const char *t : kUnary)
     if (n.type == t) return n.inputs[0].connected() ? std::vector<size_t>{0} : std::vector<size_t>{};
@@ -78,6 +89,11 @@ std::vector<size_t> NeutralInputs(const PassGraph &pg, int32_t i) {
         if (d.shape != n.output_descs[0].shape || !Static(d)) return {};
       return all;
     }
+  if (IsPool(n.type)) {
+    if (n.inputs.size() != 1 || !Rank4(n.input_descs[0])) return {};
+    if (n.type == "MaxPool" && (pg.Consumers(i, 1) > 0 || IntAttr(n, "storage_order", 0) != 0)) return {};
+    return {0};
+  }
   if (n.type == "Concat" && (IntAttr(n, "axis", 1) == 1 || IntAttr(n, "axis", 1) == -3)) {
     for (const auto &d : n.input_descs)
       if (!Rank4(d) || d.shape[1] % kChainBlock != 0) return {};
@@ -108,12 +124,14 @@ bool Sweep(const PassGraph &pg, const std::vector<std::vector<std::pair<int32_t,
   bool changed = false;
   for (size_t i = 0; i < pl.chain.size(); ++i) {
     if (!pl.chain[i]) continue;
-    bool ok = !pg.GraphOutput(static_cast<int32_t>(i));
+    const bool dual = GlobalPool(pg.g.nodes[i].type);  // its output reads the same in both layouts
+    bool ok = dual || !pg.GraphOutput(static_cast<int32_t>(i));
     for (size_t k : pl.neutral[i]) {
       const ir::Endpoint e = pg.g.nodes[i].inputs[k];
       ok = ok && e.index == 0 && pl.chain[static_cast<size_t>(e.node)];
     }
     for (const auto &[c, anchor] : readers[i]) {
+      if (dual) break;
       const size_t cu = static_cast<size_t>(c);
       const bool as_x = pl.conv[cu] && anchor == 0, as_add = pl.conv[cu] && anchor == 3 && pl.chain[cu];
       bool as_neutral = pl.chain[cu] && !pl.neutral[cu].empty();
@@ -183,7 +201,13 @@ size_t RunLayoutPlanning(PassGraph &pg) {
       MarkConv(pg, static_cast<int32_t>(i), pl);
       ++changes;
     }
-    if (pl.chain[i]) SetStr(pg.node(static_cast<int32_t>(i)), "_openatc_layout", "blocked");
+    if (!pl.chain[i]) continue;
+    ir::Node &node = pg.node(static_cast<int32_t>(i));
+    SetStr(node, "_openatc_layout", "blocked");
+    if (IsPool(node.type)) {
+      SetInt(node, "openatc_chain_layout", 1);
+      ++changes;
+    }
   }
   return changes;
 }
