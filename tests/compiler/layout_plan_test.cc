@@ -211,3 +211,61 @@ TEST_CASE("layout planning blocks a conv chain; reorders only at its boundaries;
     }
   }
 }
+
+// Run-time spatial dims: x[1, 16, -1, -1] -> c1 -> s = Add(c1, 3) -> cl = Clip(s, 0, 6) ->
+// m = Mul(c1, cl) -> d = Div(m, 6) (HardSwish as exporters write it) -> c2, c3; e = Add(c2, c3)
+// -> out. One-element operands broadcast alike in both layouts and m's operands share c1's
+// shape, so c1 .. d stay blocked; c2 and c3 have different roots whose run-time shapes the
+// compiler cannot prove equal, so e runs plain and c2, c3 store plain.
+TEST_CASE("layout planning with run-time shapes: scalar operands and one-root operands stay blocked",
+          "[compiler][passes][layout]") {
+  const Layer l1 = MakeLayer(16, 16, 3, 21), l2 = MakeLayer(16, 8, 3, 22), l3 = MakeLayer(16, 8, 1, 23);
+  Builder b;
+  const int32_t xi = b.Data("x", {1, 16, -1, -1});
+  const int32_t c1 = AddConv(b, "c1", l1, xi);
+  const int32_t s = b.Op("s", "Add", {c1, b.Const("three", {1}, std::vector<float>{3.0f})});
+  const int32_t cl = b.Op("cl", "Clip", {s, b.Const("lo", {}, std::vector<float>{0.0f}), b.Const("hi", {}, std::vector<float>{6.0f})});
+  const int32_t m = b.Op("m", "Mul", {c1, cl});
+  const int32_t d = b.Op("d", "Div", {m, b.Const("six", {1}, std::vector<float>{6.0f})});
+  const int32_t e = b.Op("e", "Add", {AddConv(b, "c2", l2, d), AddConv(b, "c3", l3, d)});
+  b.Output({e});
+  const om::Model blocked = Compile(b.g), plain = Compile(b.g, TempFile("layout_off2.txt", "LayoutPlanningPass:off\n"));
+  CHECK(ConvSides(blocked.graph, "c1") == std::vector<int64_t>{0, 1, 0});
+  for (const char *n : {"s", "cl", "m", "d"}) {
+    INFO(n);
+    CHECK(Chained(blocked.graph, n) == "blocked");
+  }
+  CHECK(ConvSides(blocked.graph, "c2") == std::vector<int64_t>{1, 0, 0});
+  CHECK(ConvSides(blocked.graph, "c3") == std::vector<int64_t>{1, 0, 0});
+  CHECK(Chained(blocked.graph, "e") == "<none>");
+  // Values: both runs within 3 (K + 8) u M of the exact result (K <= 144 per convolution, two
+  // deep, plus the HardSwish and the Add; |HardSwish(v)| <= |v|, so M, the network on |x|, |W|,
+  // |B| with HardSwish dropped, bounds every magnitude), so within twice that of each other.
+  for (int64_t hw : {5, 8}) {
+    INFO("spatial " << hw);
+    const std::vector<float> xv = Pattern(size_t(16 * hw * hw), 24);
+    std::vector<double> want, mag;
+    for (bool mg : {false, true}) {
+      std::vector<double> x(xv.begin(), xv.end());
+      if (mg)
+        for (auto &v : x) v = std::fabs(v);
+      std::vector<double> h = RefConv(l1, x, mg, hw, hw);
+      if (!mg)
+        for (auto &v : h) v = v * std::min(std::max(v + 3.0, 0.0), 6.0) / 6.0;
+      std::vector<double> y = RefConv(l2, h, mg, hw, hw);
+      const std::vector<double> y3 = RefConv(l3, h, mg, hw, hw);
+      for (size_t i = 0; i < y.size(); ++i) y[i] += y3[i];
+      (mg ? mag : want) = y;
+    }
+    const std::vector<HostTensor> in = {Host({1, 16, hw, hw}, xv)};
+    const std::vector<float> yb = Values(RunModel(blocked, in)[0]), yp = Values(RunModel(plain, in)[0]);
+    REQUIRE(yb.size() == want.size());
+    REQUIRE(yp.size() == want.size());
+    const double k = 3 * (144 + 8) / 16777216.0;
+    for (size_t i = 0; i < yb.size(); ++i) {
+      CHECK(std::fabs(yb[i] - want[i]) <= k * mag[i]);
+      CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
+      CHECK(std::fabs(double(yb[i]) - yp[i]) <= 2 * k * mag[i]);
+    }
+  }
+}

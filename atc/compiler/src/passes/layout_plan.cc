@@ -6,8 +6,8 @@
 //   bytes, never 0), so its reordered weights are packed once.
 //   A tensor (output 0) stays in the chain layout when it is 4-D float32 with a known
 //   channel count that is a multiple of 8, is no graph output, its producer is a blockable Conv
-//   or a layout-neutral node (Relu-like unary ops, same-shape Add/Sum/Sub/Mul/Div/Max/Min,
-//   Concat on axis 1) or a float32 MaxPool (no Indices) / AveragePool / GlobalAveragePool /
+//   or a layout-neutral node (Relu-like unary ops, Add/Sum/Sub/Mul/Div/Max/Min of same-shape
+//   operands or with a one-element operand, Concat on axis 1) or a float32 MaxPool (no Indices) / AveragePool / GlobalAveragePool /
 //   GlobalMaxPool, whose data input(s) all stay in the chain layout, and every reader is a
 //   blockable Conv (as X, or as the fused addend of a Conv whose Y is blocked) or such a node
 //   whose output stays in the chain layout. A global pool's output [N, C, 1, 1] has the same
@@ -67,8 +67,18 @@ bool IsPool(const std::string &t) {
 
 bool GlobalPool(const std::string &t) { return t == "GlobalAveragePool" || t == "GlobalMaxPool"; }
 
-// The data input anchors of a layout-neutral node or pool (empty: `i` is neither).
-std::vector<size_t> NeutralInputs(const PassGraph &pg, int32_t i) {
+bool Scalar(const ir::TensorDesc &d) {
+  for (int64_t v : d.shape)
+    if (v != 1) return false;
+  return true;
+}
+
+// The data input anchors of a layout-neutral node or pool (empty: `i` is neither). `root`: per
+// node before `i`, the node whose output 0 provably has the same run-time shape as its output 0
+// (through unary and scalar-operand elementwise nodes), so two operands of one root never
+// broadcast even when their shapes are known only at run time. A one-element operand
+// broadcasts the same in either layout and is no data input.
+std::vector<size_t> NeutralInputs(const PassGraph &pg, int32_t i, const std::vector<int32_t> &root) {
   static const char *const kUnary[] = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Elu", "HardSwish", "HardSigmoid", "Clip"};
   static const char *const kBinary[] = {"Add", "Sum", "Sub", "Mul", "Div", "Max", "Min"};
   const ir::Node &n = pg.g.nodes[static_cast<size_t>(i)];
@@ -85,9 +95,19 @@ std::vector<size_t> NeutralInputs(const PassGraph &pg, int32_t i) {
   }
   for (const char *t : kBinary)
     if (n.type == t) {
-      for (const auto &d : n.input_descs)  // no broadcasting, also at run time
-        if (d.shape != n.output_descs[0].shape || !Static(d)) return {};
-      return all;
+      std::vector<size_t> data;
+      bool known = true, one_root = true;
+      for (size_t k : all) {
+        const ir::TensorDesc &d = n.input_descs[k];
+        if (Scalar(d) && Static(d)) continue;
+        if (d.shape != n.output_descs[0].shape || n.inputs[k].index != 0) return {};
+        known = known && Static(d);
+        one_root = one_root && (data.empty() || root[static_cast<size_t>(n.inputs[k].node)] ==
+                                                    root[static_cast<size_t>(n.inputs[data[0]].node)]);
+        data.push_back(k);
+      }
+      if (data.empty() || (data.size() > 1 && !known && !one_root)) return {};  // no broadcasting, also at run time
+      return data;
     }
   if (IsPool(n.type)) {
     if (n.inputs.size() != 1 || !Rank4(n.input_descs[0])) return {};
@@ -139,6 +159,9 @@ bool Sweep(const PassGraph &pg, const std::vector<std::vector<std::pair<int32_t,
         as_neutral = false;
         for (size_t k : pl.neutral[cu]) as_neutral = as_neutral || k == anchor;
       }
+      if (ok && !(as_x || as_add || as_neutral))
+        LogDebug("pass " + std::string(kLayoutPlan) + ": '" + pg.g.nodes[i].name + "' stays plain: read by '" +
+                 pg.g.nodes[cu].name + "' (" + pg.g.nodes[cu].type + ") input " + std::to_string(anchor));
       ok = ok && (as_x || as_add || as_neutral);
     }
     if (!ok) {
@@ -185,11 +208,15 @@ void MarkConv(PassGraph &pg, int32_t i, const Plan &pl) {
 size_t RunLayoutPlanning(PassGraph &pg) {
   const size_t n = pg.g.nodes.size();
   Plan pl{std::vector<bool>(n), std::vector<bool>(n), std::vector<std::vector<size_t>>(n)};
+  std::vector<int32_t> root(n);
   for (size_t i = 0; i < n; ++i) {
     const int32_t ii = static_cast<int32_t>(i);
-    pl.conv[i] = BlockableConv(pg, ii);
-    pl.neutral[i] = pl.conv[i] ? std::vector<size_t>{} : NeutralInputs(pg, ii);
     const ir::Node &node = pg.g.nodes[i];
+    pl.conv[i] = BlockableConv(pg, ii);
+    pl.neutral[i] = pl.conv[i] ? std::vector<size_t>{} : NeutralInputs(pg, ii, root);
+    root[i] = ii;
+    if (!pl.neutral[i].empty() && !IsPool(node.type) && node.type != "Concat")
+      root[i] = root[static_cast<size_t>(node.inputs[pl.neutral[i][0]].node)];
     pl.chain[i] = (pl.conv[i] || !pl.neutral[i].empty()) && node.output_descs[0].shape[1] % kChainBlock == 0;
   }
   const auto readers = Readers(pg);
