@@ -106,7 +106,7 @@ struct KeyHash {
 template <typename Entry>
 class PrimitiveCache {
  public:
-  static constexpr size_t kMaxEntries = 256;
+  static constexpr size_t kMaxEntries = 1024;  // blocked Convs hold one entry per node (weights_id)
   /// The entry of `key`, built with `make()` (which may throw dnnl::error) on a miss. The pointer
   /// stays valid until the cache is cleared; callers use it while holding no other cache lock.
   template <typename Make>

@@ -4,7 +4,7 @@
 //                                           a -> gap GlobalAveragePool -> out 2
 // Which nodes compute blocked and which edges stay in the chain layout (so where the reorders
 // sit: into c1, out of c3 (12 channels, not a multiple of the block) and c5 (a graph output)),
-// with post-op fusion off (the default) and on (r1 and the Add fused: the chain tensor then
+// with post-op fusion off and on (the default: r1 and the Add fused, the chain tensor then
 // reaches c2 as X and as its fused addend); and the values of every run against a
 // double-precision reference computed here and against the plain-layout run.
 //
@@ -162,10 +162,10 @@ TEST_CASE("layout planning blocks a conv chain; reorders only at its boundaries;
   const Chain ch;
   const ir::Graph g = ch.Graph();
   const std::string plain_file = TempFile("layout_off.txt", "LayoutPlanningPass:off\n");
-  const std::string fuse_file = TempFile("layout_fuse.txt", "ConvActivationFusionPass:on\nConvAddFusionPass:on\n");
-  const om::Model blocked = Compile(g), plain = Compile(g, plain_file), fused = Compile(g, fuse_file);
+  const std::string unfused_file = TempFile("layout_unfused.txt", "ConvActivationFusionPass:off\nConvAddFusionPass:off\n");
+  const om::Model blocked = Compile(g, unfused_file), plain = Compile(g, plain_file), fused = Compile(g);
 
-  // Fusion off: c1 reads the plain graph input; r1, c2's output, a, c4's output and mp stay
+  // Post-op fusion off: c1 reads the plain graph input; r1, c2's output, a, c4's output and mp stay
   // blocked; c3 (12 channels) and c5 (a graph output) store plain; gap reads a blocked (its
   // [1, 16, 1, 1] output has the same bytes in both layouts, so it may be a graph output).
   CHECK(ConvSides(blocked.graph, "c1") == std::vector<int64_t>{0, 1, 0});
@@ -229,7 +229,8 @@ TEST_CASE("layout planning with run-time shapes: scalar operands and one-root op
   const int32_t d = b.Op("d", "Div", {m, b.Const("six", {1}, std::vector<float>{6.0f})});
   const int32_t e = b.Op("e", "Add", {AddConv(b, "c2", l2, d), AddConv(b, "c3", l3, d)});
   b.Output({e});
-  const om::Model blocked = Compile(b.g), plain = Compile(b.g, TempFile("layout_off2.txt", "LayoutPlanningPass:off\n"));
+  const om::Model blocked = Compile(b.g, TempFile("layout_unfused2.txt", "ConvActivationFusionPass:off\nConvAddFusionPass:off\n")),
+                  plain = Compile(b.g, TempFile("layout_off2.txt", "LayoutPlanningPass:off\n"));
   CHECK(ConvSides(blocked.graph, "c1") == std::vector<int64_t>{0, 1, 0});
   for (const char *n : {"s", "cl", "m", "d"}) {
     INFO(n);
