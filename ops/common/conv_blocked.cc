@@ -22,6 +22,16 @@ bool MakeReorder(const dnnl::memory::desc &from, const dnnl::memory::desc &to, d
   return true;
 }
 
+// Reorders of at most this many bytes run on the calling thread alone (dnnl_util::RunSerial).
+constexpr size_t kSerialReorderBytes = 256 * 1024;
+
+void Reorder(const dnnl::reorder &r, const dnnl::memory &from, const dnnl::memory &to, bool serial) {
+  if (serial || to.get_desc().get_size() <= kSerialReorderBytes)
+    dnnl_util::RunSerial(r, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+  else
+    dnnl_util::Run(r, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+}
+
 // A per-thread buffer for one tensor of `md` (sides: 0 source, 1 destination, 2 addend, 3 weights).
 float *Scratch(int side, const dnnl::memory::desc &md) {
   thread_local std::vector<float> buffers[4];
@@ -33,11 +43,11 @@ float *Scratch(int side, const dnnl::memory::desc &md) {
 
 // `user` (a buffer of `user_md`), reordered into a scratch buffer of `md` when `reorder` is set.
 dnnl::memory Side(int side, const dnnl::memory::desc &user_md, const float *user, bool reorder, const dnnl::reorder &r,
-                  const dnnl::memory::desc &md) {
+                  const dnnl::memory::desc &md, bool serial) {
   dnnl::memory m = dnnl_util::Wrap(user_md, user);
   if (!reorder) return m;
   dnnl::memory t = dnnl_util::Wrap(md, Scratch(side, md));
-  dnnl_util::Run(r, {{DNNL_ARG_FROM, m}, {DNNL_ARG_TO, t}});
+  Reorder(r, m, t, serial);
   return t;
 }
 
@@ -60,7 +70,10 @@ dnnl::convolution_forward::primitive_desc ConvPd(const ConvProblem &p, const dnn
 }
 }  // namespace
 
-void MakeBlockedConv(const ConvProblem &p, bool has_bias, ConvEntry *e) {
+void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e) {
+  std::unique_ptr<dnnl_util::SerialScope> scope;
+  if (serial) scope = std::make_unique<dnnl_util::SerialScope>();
+  e->sides.serial = serial;
   const auto f32 = dnnl::memory::data_type::f32;
   const auto any = dnnl::memory::format_tag::any;
   Dims wg = p.w;
@@ -96,7 +109,7 @@ void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, co
                     const float *pa, int add_index, float *py) {
   const BlockedSides &s = e.sides;
   std::unordered_map<int, dnnl::memory> args;
-  args[DNNL_ARG_SRC] = Side(0, s.src_user, px, s.src_reorder, s.src_in, e.src);
+  args[DNNL_ARG_SRC] = Side(0, s.src_user, px, s.src_reorder, s.src_in, e.src, s.serial);
   if (s.wei_reorder && l.weights_id != 0) {
     PackedWeights &pk = *s.packed;
     if (!pk.ready.load(std::memory_order_acquire)) {
@@ -109,21 +122,19 @@ void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, co
     }
     args[DNNL_ARG_WEIGHTS] = pk.mem;
   } else {
-    args[DNNL_ARG_WEIGHTS] = Side(3, s.wei_user, pw, s.wei_reorder, s.wei_in, e.wei);
+    args[DNNL_ARG_WEIGHTS] = Side(3, s.wei_user, pw, s.wei_reorder, s.wei_in, e.wei, s.serial);
   }
   if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(e.bias, pb);
   if (add_index >= 0)
     args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] =
-        Side(2, s.add_user, pa, s.add_reorder, s.add_in, e.dst);
-  if (!s.dst_reorder) {
-    args[DNNL_ARG_DST] = dnnl_util::Wrap(e.dst, py);
-    dnnl_util::Run(e.prim, args);
-    return;
-  }
-  dnnl::memory t = dnnl_util::Wrap(e.dst, Scratch(1, e.dst));
+        Side(2, s.add_user, pa, s.add_reorder, s.add_in, e.dst, s.serial);
+  dnnl::memory t = s.dst_reorder ? dnnl_util::Wrap(e.dst, Scratch(1, e.dst)) : dnnl_util::Wrap(e.dst, py);
   args[DNNL_ARG_DST] = t;
-  dnnl_util::Run(e.prim, args);
-  dnnl_util::Run(s.dst_out, {{DNNL_ARG_FROM, t}, {DNNL_ARG_TO, dnnl_util::Wrap(s.dst_user, py)}});
+  if (s.serial)
+    dnnl_util::RunSerial(e.prim, args);
+  else
+    dnnl_util::Run(e.prim, args);
+  if (s.dst_reorder) Reorder(s.dst_out, t, dnnl_util::Wrap(s.dst_user, py), s.serial);
 }
 
 }  // namespace openatc_ops

@@ -57,7 +57,10 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
   if ((l.x_blocked && p.x[1] % ChainBlock() != 0) || ((l.y_blocked || l.add_blocked) && p.y[1] % ChainBlock() != 0))
     return Fail(ctx, "a chain-layout tensor's channel count must be a multiple of " + std::to_string(ChainBlock()));
   try {
-    const int threads = dnnl_util::ApplyThreadCount();
+    int threads = dnnl_util::ApplyThreadCount();
+    const int64_t macs = NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1);
+    const bool serial = blockable && threads > 1 && macs < kSerialConvMacs;
+    if (serial) threads = 1;  // the key's thread count: the primitive is made for one thread
     const Dims xs = OrDense(p.x_strides, p.x), ws = OrDense(p.w_strides, p.w), ys = OrDense(p.y_strides, p.y);
     dnnl_util::Key key;
     key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
@@ -68,7 +71,7 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
     auto entry = cache->Get(key, [&] {
       ConvEntry e;
       if (blockable) {
-        MakeBlockedConv(p, b != nullptr, &e);
+        MakeBlockedConv(p, b != nullptr, serial, &e);
         return e;
       }
       MakePlainConv(p, xs, ws, ys, b != nullptr, &e);

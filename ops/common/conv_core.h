@@ -51,7 +51,8 @@ Dims Permute(const Dims &d, const std::vector<size_t> &perm);
 /// Fills `e` with a blocked-layout primitive for `p` and the reorders at its plain or chain-layout
 /// sides (conv_layout.h); the plain primitive when oneDNN offers only its reference
 /// implementation for the blocked one. Throws dnnl::error.
-void MakeBlockedConv(const ConvProblem &p, bool has_bias, ConvEntry *e);
+/// `serial`: create it in a dnnl_util::SerialScope (and run it in one: kSerialConvMacs).
+void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e);
 
 /// Runs a MakeBlockedConv entry on plain-or-chain float32 buffers (`pb`, `pa` may be null).
 void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, const float *pw, const float *pb,

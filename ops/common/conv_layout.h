@@ -38,6 +38,12 @@ struct ConvLayout {
   int64_t weights_id = 0;  ///< openatc_weights_id; 0: weights are repacked on every run
 };
 
+/// Blocked convolutions of fewer multiply-adds than this are created and run on the calling
+/// thread alone (dnnl_util::SerialScope): below it, waking the OpenMP team costs more than the
+/// second thread saves (ppocr-mobile-v2-cls at 2 threads: its 1x1 convolutions ran 10x slower
+/// than at 1 thread on a loaded 2-core machine).
+inline constexpr int64_t kSerialConvMacs = 4 << 20;
+
 /// The chain layout's block size (8).
 int64_t ChainBlock();
 
@@ -53,6 +59,7 @@ struct PackedWeights {
 
 /// The reorders around a blocked convolution primitive (empty primitive: that side needs none).
 struct BlockedSides {
+  bool serial = false;  ///< created in a SerialScope: run in one too
   dnnl::memory::desc src_user, wei_user, dst_user, add_user;
   dnnl::reorder src_in, wei_in, dst_out, add_in;
   bool src_reorder = false, wei_reorder = false, dst_reorder = false, add_reorder = false;
