@@ -88,11 +88,16 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   s.add_user = p.layout.add_blocked ? ChainF32(p.y) : dnnl_util::PlainF32(p.y);
   e->bias = has_bias ? dnnl_util::PlainF32({p.w[0]}) : dnnl::memory::desc();
   const dnnl::memory::desc src = p.layout.x_blocked ? s.src_user : dnnl::memory::desc(dnnl_util::DnnlDims(p.x), f32, any);
-  dnnl::convolution_forward::primitive_desc pd =
-      ConvPd(p, src, dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias, ChainF32(p.y));
-  // Only the reference implementation for these layouts (it is slow): the plain problem instead,
-  // with reorders from and to the chain layout where a side is blocked.
-  if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0)
+  dnnl::convolution_forward::primitive_desc pd;
+  bool blocked_pd = true;
+  try {
+    pd = ConvPd(p, src, dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias, ChainF32(p.y));
+  } catch (const dnnl::error &) {
+    blocked_pd = false;
+  }
+  // No implementation, or only the (slow) reference one, for these layouts: the plain problem
+  // instead, with reorders from and to the chain layout where a side is blocked.
+  if (!blocked_pd || std::string(pd.impl_info_str()).rfind("ref", 0) == 0)
     pd = ConvPd(p, dnnl_util::PlainF32(p.x), s.wei_user, e->bias, dnnl_util::PlainF32(p.y));
   e->prim = dnnl::convolution_forward(pd);
   e->src = pd.src_desc();
