@@ -1,6 +1,7 @@
 // AveragePool (ONNX AveragePool-11): mean over sliding windows of X (N, C, spatial...) with
 // kernel_shape, strides, pads or auto_pad, ceil_mode and count_include_pad (padding counted in
-// the divisor or not). oneDNN pooling (f32; float16/double via f32).
+// the divisor or not). oneDNN pooling (f32; float16/double via f32). openatc_chain_layout = 1
+// (atc's LayoutPlanningPass): X and Y in the chain layout (ops/common/conv_layout.h).
 #include "common/dnnl_pool.h"
 
 namespace ge {
@@ -13,12 +14,13 @@ REG_OP(AveragePool)
     .REQUIRED_ATTR(kernel_shape, ListInt)
     .ATTR(pads, ListInt, {})
     .ATTR(strides, ListInt, {})
+    .ATTR(openatc_chain_layout, Int, 0)
     .OP_END_FACTORY_REG(AveragePool);
 }  // namespace ge
 
 namespace openatc_ops {
 namespace {
-enum Attr { kAutoPad, kCeilMode, kCountIncludePad, kKernelShape, kPads, kStrides };
+enum Attr { kAutoPad, kCeilMode, kCountIncludePad, kKernelShape, kPads, kStrides, kChain };
 
 std::string Resolve(const gert::ExtendedKernelContext *ctx, const Dims &x, Window *w, Dims *y) {
   if (x.size() < 3 || x.size() > 5) return "X must have rank 3, 4 or 5 (N, C, spatial...); got " + DimsToString(x);
@@ -66,7 +68,8 @@ class AveragePool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (y == nullptr) return ge::GRAPH_FAILED;
     const bool include = AttrInt(ctx, kCountIncludePad, 0) != 0;
     return DnnlPool(ctx, cache_, *x, *y, w,
-                    include ? dnnl::algorithm::pooling_avg_include_padding : dnnl::algorithm::pooling_avg_exclude_padding);
+                    include ? dnnl::algorithm::pooling_avg_include_padding : dnnl::algorithm::pooling_avg_exclude_padding,
+                    AttrInt(ctx, kChain, 0) != 0);
   }
 
  private:

@@ -5,6 +5,8 @@
 // openatc_post_alpha / openatc_post_beta list oneDNN post-ops applied to the result in order
 // (ops/common/dnnl_post_ops.h); a binary_add adds input openatc_addend (Y's shape). The node's
 // openatc_fused_nodes names the original nodes it computes (read by no kernel).
+// Layout planning (atc/compiler/src/passes/layout_plan.cc): openatc_layout, openatc_x_blocked,
+// openatc_y_blocked, openatc_addend_blocked, openatc_weights_id (ops/common/conv_layout.h).
 #include "common/conv_core.h"
 
 namespace ge {
@@ -23,12 +25,20 @@ REG_OP(Conv)
     .ATTR(openatc_post_ops, ListString, {})
     .ATTR(openatc_post_alpha, ListFloat, {})
     .ATTR(openatc_post_beta, ListFloat, {})
+    .ATTR(openatc_layout, String, "")
+    .ATTR(openatc_x_blocked, Int, 0)
+    .ATTR(openatc_y_blocked, Int, 0)
+    .ATTR(openatc_addend_blocked, Int, 0)
+    .ATTR(openatc_weights_id, Int, 0)
     .OP_END_FACTORY_REG(Conv);
 }  // namespace ge
 
 namespace openatc_ops {
 namespace {
-enum ConvAttr { kAutoPad, kDilations, kGroup, kKernelShape, kPads, kStrides, kPostOps, kPostAlpha, kPostBeta };
+enum ConvAttr {
+  kAutoPad, kDilations, kGroup, kKernelShape, kPads, kStrides, kPostOps, kPostAlpha, kPostBeta,
+  kLayout, kXBlocked, kYBlocked, kAddBlocked, kWeightsId
+};
 
 // Output dims [N, M, out...] and the window of X (N, C, spatial...) convolved with W (M, C/group,
 // k...); "" or the reason the shapes/attributes do not fit.
@@ -116,6 +126,13 @@ class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const std::string po = dnnl_util::ParsePostOps(AttrStrings(ctx, kPostOps), AttrFloats(ctx, kPostAlpha),
                                                    AttrFloats(ctx, kPostBeta), &p.post_ops);
     if (!po.empty()) return Fail(ctx, po);
+    const std::string layout = AttrStr(ctx, kLayout, "");
+    if (!layout.empty() && layout != "blocked") return Fail(ctx, "openatc_layout '" + layout + "' is not \"\" or \"blocked\"");
+    p.layout.blocked = layout == "blocked";
+    p.layout.x_blocked = AttrInt(ctx, kXBlocked, 0) != 0;
+    p.layout.y_blocked = AttrInt(ctx, kYBlocked, 0) != 0;
+    p.layout.add_blocked = AttrInt(ctx, kAddBlocked, 0) != 0;
+    p.layout.weights_id = AttrInt(ctx, kWeightsId, 0);
     return RunConvolution(ctx, &cache_, p, *x, *w, b, *y, ctx->GetOptionalInputTensor(3));
   }
 

@@ -6,6 +6,7 @@ namespace ge {
 REG_OP(GlobalAveragePool)
     .INPUT(X, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
     .OUTPUT(Y, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
+    .ATTR(openatc_chain_layout, Int, 0)
     .OP_END_FACTORY_REG(GlobalAveragePool);
 }  // namespace ge
 

@@ -1,7 +1,8 @@
 // MaxPool (ONNX MaxPool-12): max over sliding windows of X (N, C, spatial...) with kernel_shape,
 // strides, dilations, pads or auto_pad, ceil_mode; optional output Indices (int64 flat indices
 // into X, storage_order 0 row-major / 1 column-major). Float tensors without Indices run on
-// oneDNN's pooling; Indices and int8/uint8 use a plain loop.
+// oneDNN's pooling; Indices and int8/uint8 use a plain loop. openatc_chain_layout = 1 (atc's
+// LayoutPlanningPass): X and Y in the chain layout (ops/common/conv_layout.h).
 #include "common/dnnl_pool.h"
 
 namespace ge {
@@ -16,12 +17,13 @@ REG_OP(MaxPool)
     .ATTR(pads, ListInt, {})
     .ATTR(storage_order, Int, 0)
     .ATTR(strides, ListInt, {})
+    .ATTR(openatc_chain_layout, Int, 0)
     .OP_END_FACTORY_REG(MaxPool);
 }  // namespace ge
 
 namespace openatc_ops {
 namespace {
-enum Attr { kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStorageOrder, kStrides };
+enum Attr { kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStorageOrder, kStrides, kChain };
 
 std::string Resolve(const gert::ExtendedKernelContext *ctx, const Dims &x, Window *w, Dims *y) {
   if (x.size() < 3 || x.size() > 5) return "X must have rank 3, 4 or 5 (N, C, spatial...); got " + DimsToString(x);
@@ -80,9 +82,11 @@ class MaxPool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       ind = AllocOutput(ctx, 1, yd, ge::DT_INT64);
       if (ind == nullptr) return ge::GRAPH_FAILED;
     }
+    const bool chain = AttrInt(ctx, kChain, 0) != 0;
+    if (chain && ind != nullptr) return Fail(ctx, "openatc_chain_layout and the Indices output exclude each other");
     if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
-    if (ind == nullptr && x->GetDataType() != ge::DT_INT8 && x->GetDataType() != ge::DT_UINT8)
-      return DnnlPool(ctx, cache_, *x, *y, w, dnnl::algorithm::pooling_max);
+    if (chain || (ind == nullptr && x->GetDataType() != ge::DT_INT8 && x->GetDataType() != ge::DT_UINT8))
+      return DnnlPool(ctx, cache_, *x, *y, w, dnnl::algorithm::pooling_max, chain);
     return NaiveMaxPool(ctx, *x, *y, w, AttrInt(ctx, kStorageOrder, 0) == 1, ind);
   }
 

@@ -17,6 +17,28 @@ Dims Permute(const Dims &d, const std::vector<size_t> &perm) {
 
 namespace {
 Dims OrDense(const Dims &strides, const Dims &dims) { return strides.empty() ? DenseStrides(dims) : strides; }
+
+// The plain-layout primitive on the strided descriptors of `p`.
+void MakePlainConv(const ConvProblem &p, const Dims &xs, const Dims &ws, const Dims &ys, bool has_bias, ConvEntry *e) {
+  Dims wg = p.w, wgs = ws;
+  if (p.group > 1) {  // oneDNN's grouped weights: [G, M/G, C/G, k...]
+    wg[0] = p.w[0] / p.group;
+    wg.insert(wg.begin(), p.group);
+    wgs.insert(wgs.begin(), ws[0] * wg[1]);
+  }
+  e->src = dnnl_util::StridedF32(p.x, xs);
+  e->wei = dnnl_util::StridedF32(wg, wgs);
+  e->bias = has_bias ? dnnl_util::PlainF32({p.w[0]}) : dnnl::memory::desc();
+  e->dst = dnnl_util::StridedF32(p.y, ys);
+  Dims dil = p.win.dilations;
+  for (auto &v : dil) v -= 1;  // oneDNN counts the gaps: 0 = dense
+  dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, e->src,
+                                    e->wei, e->bias, e->dst, dnnl_util::DnnlDims(p.win.strides), dnnl_util::DnnlDims(dil),
+                                    dnnl_util::DnnlDims(p.win.pads_begin), dnnl_util::DnnlDims(p.win.pads_end));
+  dnnl::primitive_attr attr;
+  if (!p.post_ops.empty()) attr.set_post_ops(dnnl_util::BuildPostOps(p.post_ops, dnnl_util::PlainF32(p.y)));
+  e->prim = dnnl::convolution_forward(dnnl::convolution_forward::primitive_desc(d, attr, dnnl_util::Engine()));
+}
 }  // namespace
 
 ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache *cache, const ConvProblem &p,
@@ -25,53 +47,53 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
   const int add_index = dnnl_util::BinaryAddIndex(p.post_ops);
   if (add_index >= 0 && (addend == nullptr || ToDims(addend->GetStorageShape()) != p.y))
     return Fail(ctx, "the fused addend (input openatc_addend) must be a tensor of Y's shape " + DimsToString(p.y));
+  const ConvLayout &l = p.layout;
+  const bool dense = p.x_strides.empty() && p.w_strides.empty() && p.y_strides.empty();
+  const bool blockable = l.blocked && dense && p.x.size() == 4 && x.GetDataType() == ge::DT_FLOAT &&
+                         w.GetDataType() == ge::DT_FLOAT && y.GetDataType() == ge::DT_FLOAT;
+  if ((l.x_blocked || l.y_blocked || l.add_blocked) && !blockable)
+    return Fail(ctx, "openatc_x_blocked/openatc_y_blocked/openatc_addend_blocked need openatc_layout \"blocked\" on a "
+                     "dense 2-D float32 convolution");
+  if ((l.x_blocked && p.x[1] % ChainBlock() != 0) || ((l.y_blocked || l.add_blocked) && p.y[1] % ChainBlock() != 0))
+    return Fail(ctx, "a chain-layout tensor's channel count must be a multiple of " + std::to_string(ChainBlock()));
   try {
-    const int threads = dnnl_util::ApplyThreadCount();
+    int threads = dnnl_util::ApplyThreadCount();
+    const int64_t macs = NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1);
+    const bool serial = blockable && threads > 1 && macs < kSerialConvMacs;
+    if (serial) threads = 1;  // the key's thread count: the primitive is made for one thread
     const Dims xs = OrDense(p.x_strides, p.x), ws = OrDense(p.w_strides, p.w), ys = OrDense(p.y_strides, p.y);
     dnnl_util::Key key;
     key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
         .Add("b", b != nullptr).Add("s", p.win.strides).Add("d", p.win.dilations).Add("pb", p.win.pads_begin)
-        .Add("pe", p.win.pads_end).Add("t", threads).Add("po", dnnl_util::PostOpsKey(p.post_ops));
+        .Add("pe", p.win.pads_end).Add("t", threads).Add("po", dnnl_util::PostOpsKey(p.post_ops))
+        .Add("L", blockable ? 1 + 2 * l.x_blocked + 4 * l.y_blocked + 8 * l.add_blocked : 0)
+        .Add("wid", blockable ? l.weights_id : 0);
     auto entry = cache->Get(key, [&] {
       ConvEntry e;
-      Dims wg = p.w, wgs = ws;
-      if (p.group > 1) {  // oneDNN's grouped weights: [G, M/G, C/G, k...]
-        wg[0] = p.w[0] / p.group;
-        wg.insert(wg.begin(), p.group);
-        wgs.insert(wgs.begin(), ws[0] * wg[1]);
+      if (blockable) {
+        MakeBlockedConv(p, b != nullptr, serial, &e);
+        return e;
       }
-      e.src = dnnl_util::StridedF32(p.x, xs);
-      e.wei = dnnl_util::StridedF32(wg, wgs);
-      e.bias = b ? dnnl_util::PlainF32({p.w[0]}) : dnnl::memory::desc();
-      e.dst = dnnl_util::StridedF32(p.y, ys);
-      Dims dil = p.win.dilations;
-      for (auto &v : dil) v -= 1;  // oneDNN counts the gaps: 0 = dense
-      dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct,
-                                        e.src, e.wei, e.bias, e.dst, dnnl_util::DnnlDims(p.win.strides),
-                                        dnnl_util::DnnlDims(dil), dnnl_util::DnnlDims(p.win.pads_begin),
-                                        dnnl_util::DnnlDims(p.win.pads_end));
-      dnnl::primitive_attr attr;
-      if (!p.post_ops.empty()) attr.set_post_ops(dnnl_util::BuildPostOps(p.post_ops, dnnl_util::PlainF32(p.y)));
-      e.prim = dnnl::convolution_forward(dnnl::convolution_forward::primitive_desc(d, attr, dnnl_util::Engine()));
+      MakePlainConv(p, xs, ws, ys, b != nullptr, &e);
       return e;
     });
-    std::vector<float> sx, sw, sb, sy;
+    std::vector<float> sx, sw, sb, sy, sa;
     const float *px = dnnl_util::AsF32(x, &sx), *pw = dnnl_util::AsF32(w, &sw);
     if (px == nullptr || pw == nullptr) return Fail(ctx, "the input and the filter must be float tensors with data");
+    const float *pb = b != nullptr ? dnnl_util::AsF32(*b, &sb) : nullptr;
+    if (b != nullptr && pb == nullptr) return Fail(ctx, "the bias must be a float tensor with data");
+    const float *pa = add_index >= 0 ? dnnl_util::AsF32(*addend, &sa) : nullptr;
+    if (add_index >= 0 && pa == nullptr) return Fail(ctx, "the fused addend must be a float tensor with data");
+    float *py = dnnl_util::OutF32(y, &sy);
+    if (entry->blocked) {
+      RunBlockedConv(*entry, l, px, pw, pb, pa, add_index, py);
+      return ge::GRAPH_SUCCESS;  // float32 only: nothing to store back
+    }
     std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)},
                                                   {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(entry->wei, pw)}};
-    if (b != nullptr) {
-      const float *pb = dnnl_util::AsF32(*b, &sb);
-      if (pb == nullptr) return Fail(ctx, "the bias must be a float tensor with data");
-      args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry->bias, pb);
-    }
-    std::vector<float> sa;
-    if (add_index >= 0) {
-      const float *pa = dnnl_util::AsF32(*addend, &sa);
-      if (pa == nullptr) return Fail(ctx, "the fused addend must be a float tensor with data");
+    if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry->bias, pb);
+    if (pa != nullptr)
       args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = dnnl_util::Wrap(dnnl_util::PlainF32(p.y), pa);
-    }
-    float *py = dnnl_util::OutF32(y, &sy);
     args[DNNL_ARG_DST] = dnnl_util::Wrap(entry->dst, py);
     dnnl_util::Run(entry->prim, args);
     dnnl_util::StoreF32(sy, y);

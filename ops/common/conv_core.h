@@ -11,6 +11,7 @@
 
 #include <string>
 
+#include "common/conv_layout.h"
 #include "common/dnnl_post_ops.h"
 #include "common/dnnl_util.h"
 #include "common/dnnl_window.h"
@@ -27,12 +28,16 @@ struct ConvProblem {
   /// Fused post-ops applied to the f32 result in order (dnnl_post_ops.h); a binary_add reads
   /// RunConvolution's `addend`, a dense tensor of Y's dims.
   std::vector<dnnl_util::PostOpSpec> post_ops;
+  /// Layout planning's choice (conv_layout.h); honoured for dense 2-D problems, else plain.
+  ConvLayout layout;
 };
 
 /// A cached primitive and its memory descriptors (one per distinct problem).
 struct ConvEntry {
   dnnl::convolution_forward prim;
   dnnl::memory::desc src, wei, bias, dst;
+  bool blocked = false;  ///< built by MakeBlockedConv: `sides` holds its reorders
+  BlockedSides sides;
 };
 
 using ConvCache = dnnl_util::PrimitiveCache<ConvEntry>;
@@ -42,6 +47,16 @@ Dims DenseStrides(const Dims &d);
 
 /// `d` permuted: result[i] = d[perm[i]] (used to turn physical dims/strides into logical ones).
 Dims Permute(const Dims &d, const std::vector<size_t> &perm);
+
+/// Fills `e` with a blocked-layout primitive for `p` and the reorders at its plain or chain-layout
+/// sides (conv_layout.h); the plain primitive when oneDNN offers only its reference
+/// implementation for the blocked one. Throws dnnl::error.
+/// `serial`: create it in a dnnl_util::SerialScope (and run it in one: kSerialConvMacs).
+void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e);
+
+/// Runs a MakeBlockedConv entry on plain-or-chain float32 buffers (`pb`, `pa` may be null).
+void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, const float *pw, const float *pb,
+                    const float *pa, int add_index, float *py);
 
 /// y = post_ops(conv(x, w) + b), with `b` (nullptr: no bias) a 1-D tensor of M values and
 /// `addend` the binary_add operand (required when p.post_ops has one). `x`, `w`, `y` (and

@@ -49,18 +49,22 @@ void MaxPoolLoop(const T *x, T *y, int64_t *ind, int64_t nc, const Dims &in, con
 }  // namespace
 
 ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, const gert::Tensor &x, gert::Tensor &y,
-                         const Window &w, dnnl::algorithm alg) {
+                         const Window &w, dnnl::algorithm alg, bool chain) {
   const Dims xd = ToDims(x.GetStorageShape()), yd = ToDims(y.GetStorageShape());
+  if (chain && (xd.size() != 4 || x.GetDataType() != ge::DT_FLOAT || xd[1] % ChainBlock() != 0))
+    return Fail(ctx, "openatc_chain_layout needs a 4-D float32 X whose channel count is a multiple of " +
+                         std::to_string(ChainBlock()) + "; X is " + DimsToString(xd));
   if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
   try {
     const int threads = dnnl_util::ApplyThreadCount();
     dnnl_util::Key key;
     key.Add("x", xd).Add("y", yd).Add("k", w.kernel).Add("s", w.strides).Add("d", w.dilations)
-        .Add("pb", w.pads_begin).Add("pe", w.pads_end).Add("a", static_cast<int64_t>(alg)).Add("t", threads);
+        .Add("pb", w.pads_begin).Add("pe", w.pads_end).Add("a", static_cast<int64_t>(alg)).Add("t", threads)
+        .Add("L", chain);
     auto entry = cache.Get(key, [&] {
       PoolEntry e;
-      e.src = dnnl_util::PlainF32(xd);
-      e.dst = dnnl_util::PlainF32(yd);
+      e.src = chain ? ChainF32(xd) : dnnl_util::PlainF32(xd);
+      e.dst = chain ? ChainF32(yd) : dnnl_util::PlainF32(yd);
       Dims dil = w.dilations;
       for (auto &v : dil) v -= 1;
       dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg, e.src, e.dst,

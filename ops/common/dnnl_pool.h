@@ -9,6 +9,7 @@
 #ifndef OPENATC_OPS_COMMON_DNNL_POOL_H_
 #define OPENATC_OPS_COMMON_DNNL_POOL_H_
 
+#include "common/conv_layout.h"
 #include "common/dnnl_util.h"
 #include "common/dnnl_window.h"
 
@@ -22,9 +23,11 @@ using PoolCache = dnnl_util::PrimitiveCache<PoolEntry>;
 
 /// y = pool(x) over float x (N, C, spatial...) with window `w` (w.out = y's spatial dims), on
 /// oneDNN; algorithm pooling_max, pooling_avg_include_padding or pooling_avg_exclude_padding.
-/// Failures are reported with Fail(ctx, ...).
+/// `chain`: x and y are in the chain layout (ops/common/conv_layout.h; attribute
+/// openatc_chain_layout = 1, set by atc's LayoutPlanningPass): float32, 4-D, channels a multiple
+/// of the chain block. Failures are reported with Fail(ctx, ...).
 ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, const gert::Tensor &x, gert::Tensor &y,
-                         const Window &w, dnnl::algorithm alg);
+                         const Window &w, dnnl::algorithm alg, bool chain = false);
 
 /// Plain max pooling over x of dtype float32/float16/double/int8/uint8 into y (same dtype),
 /// with optional int64 `indices` (nullptr: not wanted). Windows with no element inside X
@@ -33,7 +36,8 @@ ge::graphStatus NaiveMaxPool(gert::EagerOpExecutionContext *ctx, const gert::Ten
                              const Window &w, bool column_major, gert::Tensor *indices);
 
 /// Base of GlobalAveragePool / GlobalMaxPool (ONNX -1): Y (N, C, 1, ...) = pool of X (N, C,
-/// spatial...) over all spatial axes (rank >= 3), float dtypes, on oneDNN.
+/// spatial...) over all spatial axes (rank >= 3), float dtypes, on oneDNN. Attribute 0 of the op
+/// is openatc_chain_layout (X in the chain layout; Y [N, C, 1, 1] has the same bytes in both).
 template <dnnl::algorithm kAlg>
 class GlobalPoolOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
@@ -67,7 +71,8 @@ class GlobalPoolOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const Dims spatial(xd.begin() + 2, xd.end());
     if (NumElements(spatial) == 0) return Fail(ctx, "X " + DimsToString(xd) + " has an empty spatial axis");
     // oneDNN pools 1..3 spatial axes; more use a plain loop over the flattened extent.
-    if (spatial.size() > 3) return PlainGlobal(*x, *y, xd[0] * xd[1], NumElements(spatial));
+    const bool chain = AttrInt(ctx, 0, 0) != 0;
+    if (spatial.size() > 3 && !chain) return PlainGlobal(*x, *y, xd[0] * xd[1], NumElements(spatial));
     Window w;  // one window of the whole spatial extent
     w.kernel = spatial;
     w.strides.assign(spatial.size(), 1);
@@ -75,7 +80,7 @@ class GlobalPoolOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     w.pads_begin.assign(spatial.size(), 0);
     w.pads_end.assign(spatial.size(), 0);
     w.out.assign(spatial.size(), 1);
-    return DnnlPool(ctx, cache_, *x, *y, w, kAlg);
+    return DnnlPool(ctx, cache_, *x, *y, w, kAlg, chain);
   }
 
  private:

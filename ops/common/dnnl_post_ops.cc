@@ -64,10 +64,15 @@ int BinaryAddIndex(const std::vector<PostOpSpec> &ops) {
   return -1;
 }
 
-std::string PostOpsKey(const std::vector<PostOpSpec> &ops) {
-  std::string k;
-  for (const auto &op : ops)
-    k += op.alg + ":" + std::to_string(Bits(op.alpha)) + ":" + std::to_string(Bits(op.beta)) + ",";
+Dims PostOpsKey(const std::vector<PostOpSpec> &ops) {
+  Dims k;
+  k.reserve(3 * ops.size());
+  for (const auto &op : ops) {
+    const auto it = Eltwise().find(op.alg);
+    k.push_back(static_cast<int64_t>(it == Eltwise().end() ? dnnl::algorithm::binary_add : it->second));
+    k.push_back(Bits(op.alpha));
+    k.push_back(Bits(op.beta));
+  }
   return k;
 }
 

@@ -39,8 +39,9 @@ dnnl::post_ops BuildPostOps(const std::vector<PostOpSpec> &ops, const dnnl::memo
 /// Index of the binary_add post-op, or -1.
 int BinaryAddIndex(const std::vector<PostOpSpec> &ops);
 
-/// A cache-key fragment naming the list ("relu:0:0,add:0:0").
-std::string PostOpsKey(const std::vector<PostOpSpec> &ops);
+/// A cache-key fragment for the list: per post-op the oneDNN algorithm's value and the exact
+/// bits of alpha and beta (integers, so the run path builds no strings).
+Dims PostOpsKey(const std::vector<PostOpSpec> &ops);
 
 }  // namespace openatc_ops::dnnl_util
 

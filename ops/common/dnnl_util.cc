@@ -66,6 +66,23 @@ void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &
   late.wait();
 }
 
+SerialScope::SerialScope() : threads_(ApplyThreadCount()) {
+  if (threads_ > 1) omp_set_num_threads(1);
+}
+
+SerialScope::~SerialScope() {
+  if (threads_ > 1) omp_set_num_threads(threads_);
+}
+
+void RunSerial(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args) {
+  SerialScope serial;
+  dnnl::stream *s = ThreadStream();
+  dnnl::stream late = s ? dnnl::stream() : dnnl::stream(Engine());
+  dnnl::stream &use = s ? *s : late;
+  p.execute(use, args);
+  use.wait();
+}
+
 dnnl::memory::dims DnnlDims(const Dims &d) {
   if (d.empty()) return {1};
   return dnnl::memory::dims(d.begin(), d.end());

@@ -48,6 +48,23 @@ int ApplyThreadCount();
 /// Throws dnnl::error.
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args);
 
+/// While alive, the calling thread's OpenMP thread count is 1 (restored to the host runtime's on
+/// destruction): oneDNN then creates and runs primitives on the calling thread alone, for work
+/// so small that waking a passive team costs more than it saves.
+class SerialScope {
+ public:
+  SerialScope();
+  ~SerialScope();
+  SerialScope(const SerialScope &) = delete;
+  SerialScope &operator=(const SerialScope &) = delete;
+
+ private:
+  int threads_;
+};
+
+/// Executes `p` inside a SerialScope (a primitive created in one, or a reorder). Throws dnnl::error.
+void RunSerial(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args);
+
 /// oneDNN dims from ONNX dims.
 dnnl::memory::dims DnnlDims(const Dims &d);
 
@@ -106,7 +123,7 @@ struct KeyHash {
 template <typename Entry>
 class PrimitiveCache {
  public:
-  static constexpr size_t kMaxEntries = 256;
+  static constexpr size_t kMaxEntries = 1024;  // blocked Convs hold one entry per node (weights_id)
   /// The entry of `key`, built with `make()` (which may throw dnnl::error) on a miss. The pointer
   /// stays valid until the cache is cleared; callers use it while holding no other cache lock.
   template <typename Make>

@@ -339,10 +339,11 @@ TEST_CASE("the fusion switch file: per-pass switches, both forms, malformed file
   b.Output({relu});
   REQUIRE(b.g.nodes.size() == 11);
   CHECK(Compile(b.g, AllOn()).graph.nodes.size() == 5);  // everything folded and fused
-  // Default: BatchNormalization folded, activation fusion off (fusion_switch.cc says why).
+  // Default: every pass on (BatchNormalization folded, the Relu fused).
   const om::Model by_default = Compile(b.g);
-  CHECK(by_default.graph.nodes.size() == 6);
-  CHECK(Named(by_default.graph, "relu").type == "Relu");
+  CHECK(by_default.graph.nodes.size() == 5);
+  CHECK(Named(by_default.graph, "relu").type == "Conv");
+  CHECK(FusedList(Named(by_default.graph, "relu")) == std::vector<std::string>{"conv", "bn", "relu"});
   // JSON: BN folding off, activation fusion on.
   const om::Model no_bn = Compile(b.g, TempFile("no_bn.json", R"({"Switch":{"GraphFusion":{"ConvBatchNormFoldPass":"off",
       "ConvActivationFusionPass":"on"},

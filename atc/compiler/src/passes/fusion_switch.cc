@@ -11,13 +11,13 @@
 namespace openatc::compiler::passes {
 namespace {
 
-const char *const kAllPasses[] = {kConvBnFold, kConvBiasAdd, kConvActivation, kConvAdd, kReshapeChain, kTransposePair};
+const char *const kAllPasses[] = {kConvBnFold, kConvBiasAdd, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kLayoutPlan};
 
 [[noreturn]] void Malformed(const std::string &path, const std::string &what) {
   throw Error(ErrorCategory::kUsage, "E10001", "--fusion_switch_file: " + what,
               "Write {\"Switch\": {\"GraphFusion\": {\"<pass>\": \"on\" | \"off\"}}} or lines <pass>:on|off; passes: " +
                   std::string(kConvBnFold) + ", " + kConvBiasAdd + ", " + kConvActivation + ", " + kConvAdd + ", " + kReshapeChain + ", " +
-                  kTransposePair + ", ALL")
+                  kTransposePair + ", " + kLayoutPlan + ", ALL")
       .WithFile(path);
 }
 
@@ -86,13 +86,11 @@ std::vector<std::pair<std::string, std::string>> LineEntries(const std::string &
 }  // namespace
 
 PassSwitches::PassSwitches() {
+  // Every pass on. Conv post-op fusion was off while Convs ran gemm:jit on plain NCHW (its post-op
+  // path cost more than the separate passes it saved); with layout planning the Convs run oneDNN's
+  // direct jit kernels in blocked layouts, where fused post-ops are cheaper than separate passes
+  // (ultraface-rfb-320 at 1 thread, omrun median 9.5 -> 8.6 ms).
   for (const char *p : kAllPasses) on[p] = true;
-  // Off by default: with today's plain NCHW descriptors oneDNN 2.6 runs these convolutions as
-  // gemm:jit, whose post-op path costs more than the separate Relu/Add passes it saves
-  // (ultraface-rfb-320: convolution time 26 -> 41 ms at 1 thread). Layout planning (blocked
-  // layouts, direct jit convolutions) is what makes them pay; until then a switch file turns them on.
-  on[kConvActivation] = false;
-  on[kConvAdd] = false;
 }
 
 bool PassSwitches::enabled(const char *name) const {

@@ -20,9 +20,9 @@ inline constexpr const char *kConvActivation = "ConvActivationFusionPass";
 inline constexpr const char *kConvAdd = "ConvAddFusionPass";
 inline constexpr const char *kReshapeChain = "ReshapeChainPass";
 inline constexpr const char *kTransposePair = "TransposePairPass";
+inline constexpr const char *kLayoutPlan = "LayoutPlanningPass";
 
-/// Which passes run: all by default except ConvActivationFusionPass and ConvAddFusionPass
-/// (fusion_switch.cc says why; a switch file turns them on).
+/// Which passes run: all by default; a switch file turns any of them off (fusion_switch.cc).
 struct PassSwitches {
   std::map<std::string, bool> on;  ///< pass name -> enabled
   PassSwitches();

@@ -1,5 +1,5 @@
 // RunGraphPasses: the pass order (passes.h). bias-Add and BatchNormalization folding first
-// (they need the Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops.
+// (they need the Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops, then layout planning.
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
@@ -11,6 +11,7 @@ size_t RunConvBiasAddFold(PassGraph &pg);
 size_t RunConvPostOpFusion(PassGraph &pg, bool activations, bool adds);
 size_t RunReshapeChain(PassGraph &pg);
 size_t RunTransposePair(PassGraph &pg);
+size_t RunLayoutPlanning(PassGraph &pg);
 
 size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std::set<std::string> &builtin) {
   PassGraph pg(graph, builtin);
@@ -22,6 +23,10 @@ size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std:
   if (switches.enabled(kReshapeChain)) changes += RunReshapeChain(pg);
   if (switches.enabled(kTransposePair)) changes += RunTransposePair(pg);
   if (changes > 0) pg.Finish();
+  if (switches.enabled(kLayoutPlan)) {  // last: it only annotates the final nodes
+    PassGraph lp(graph, builtin);
+    changes += RunLayoutPlanning(lp);
+  }
   for (const auto &[name, on] : switches.on)
     if (!on) LogInfo("pass " + name + ": switched off");
   return changes;

@@ -1,0 +1,242 @@
+// LayoutPlanningPass: which Convs compute in oneDNN's blocked layouts and which tensors stay in
+// the chain layout between layout-aware nodes (ops/common/conv_layout.h says what the run time
+// does with each attribute).
+//   A Conv is blockable when it is 2-D, float32, with known channel counts, and its W and B (if any) are
+//   Consts: it gets openatc_layout = "blocked" and openatc_weights_id (FNV-1a of W's and B's
+//   bytes, never 0), so its reordered weights are packed once.
+//   A tensor (output 0) stays in the chain layout when it is 4-D float32 with a known
+//   channel count that is a multiple of 8, is no graph output, its producer is a blockable Conv
+//   or a layout-neutral node (Relu-like unary ops, Add/Sum/Sub/Mul/Div/Max/Min of same-shape
+//   operands or with a one-element operand, Concat on axis 1) or a float32 MaxPool (no Indices) / AveragePool / GlobalAveragePool /
+//   GlobalMaxPool, whose data input(s) all stay in the chain layout, and every reader is a
+//   blockable Conv (as X, or as the fused addend of a Conv whose Y is blocked) or such a node
+//   whose output stays in the chain layout. A global pool's output [N, C, 1, 1] has the same
+//   bytes in both layouts, so any node may read it. So reorders happen only inside the Convs at a
+//   chain's boundary (plain input or plain output) and never on graph edges.
+// Attributes: Convs get openatc_x_blocked / openatc_y_blocked / openatc_addend_blocked; pools in
+// a chain openatc_chain_layout = 1; every node whose output stays in the chain layout gets
+// _openatc_layout = "blocked" (informational).
+#include <cstring>
+
+#include "openatc/common/log.h"
+#include "pass_util.h"
+#include "passes.h"
+
+namespace openatc::compiler::passes {
+namespace {
+
+constexpr int64_t kChainBlock = 8;  // the run time's chain layout is nChw8c (ops/common/conv_layout.h)
+
+// 4-D float32 with a known channel count (N, H, W may be known only at run time: a chain
+// tensor's bytes equal its plain form's whatever they are).
+bool Rank4(const ir::TensorDesc &d) { return d.dtype == ge::DT_FLOAT && d.shape.size() == 4 && d.shape[1] > 0; }
+
+bool Static(const ir::TensorDesc &d) {
+  for (int64_t v : d.shape)
+    if (v < 0) return false;
+  return true;
+}
+
+// The bytes of the Const feeding `e`, or nullptr.
+const ir::Bytes *ConstBytes(const ir::Graph &g, const ir::Endpoint &e) {
+  if (!e.connected()) return nullptr;
+  const ir::Node &p = g.nodes[static_cast<size_t>(e.node)];
+  if (p.type != ir::kConst && p.type != ir::kConstant) return nullptr;
+  auto it = p.attrs.find("value");
+  if (it == p.attrs.end() || it->second.kind != ir::AttrKind::kTensor || !it->second.t) return nullptr;
+  return &it->second.t->data;
+}
+
+uint64_t Fnv(uint64_t h, const ir::Bytes &b) {
+  for (size_t i = 0; i < b.size; ++i) h = (h ^ b.data[i]) * 1099511628211ull;
+  return h;
+}
+
+bool BlockableConv(const PassGraph &pg, int32_t i) {
+  if (!pg.Is(i, "Conv")) return false;
+  const ir::Node &n = pg.g.nodes[static_cast<size_t>(i)];
+  if (n.inputs.size() < 2 || n.inputs.size() > 4 || n.input_descs.empty() || !Rank4(n.input_descs[0]) ||
+      !Rank4(n.output_descs[0]) || ConstBytes(pg.g, n.inputs[1]) == nullptr)
+    return false;
+  return n.inputs.size() < 3 || !n.inputs[2].connected() || ConstBytes(pg.g, n.inputs[2]) != nullptr;
+}
+
+bool IsPool(const std::string &t) {
+  return t == "MaxPool" || t == "AveragePool" || t == "GlobalAveragePool" || t == "GlobalMaxPool";
+}
+
+bool GlobalPool(const std::string &t) { return t == "GlobalAveragePool" || t == "GlobalMaxPool"; }
+
+bool Scalar(const ir::TensorDesc &d) {
+  for (int64_t v : d.shape)
+    if (v != 1) return false;
+  return true;
+}
+
+// The data input anchors of a layout-neutral node or pool (empty: `i` is neither). `root`: per
+// node before `i`, the node whose output 0 provably has the same run-time shape as its output 0
+// (through unary and scalar-operand elementwise nodes), so two operands of one root never
+// broadcast even when their shapes are known only at run time. A one-element operand
+// broadcasts the same in either layout and is no data input.
+std::vector<size_t> NeutralInputs(const PassGraph &pg, int32_t i, const std::vector<int32_t> &root) {
+  static const char *const kUnary[] = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Elu", "HardSwish", "HardSigmoid", "Clip"};
+  static const char *const kBinary[] = {"Add", "Sum", "Sub", "Mul", "Div", "Max", "Min"};
+  const ir::Node &n = pg.g.nodes[static_cast<size_t>(i)];
+  const size_t outs = n.type == "MaxPool" ? 2 : 1;  // MaxPool's Indices: checked below
+  if (!pg.Is(i, n.type.c_str()) || n.inputs.empty() || n.output_descs.empty() || n.output_descs.size() > outs ||
+      !Rank4(n.output_descs[0]))
+    return {};
+  for (const char *t : kUnary)
+    if (n.type == t) return n.inputs[0].connected() ? std::vector<size_t>{0} : std::vector<size_t>{};
+  std::vector<size_t> all;
+  for (size_t k = 0; k < n.inputs.size(); ++k) {
+    if (!n.inputs[k].connected() || k >= n.input_descs.size()) return {};
+    all.push_back(k);
+  }
+  for (const char *t : kBinary)
+    if (n.type == t) {
+      std::vector<size_t> data;
+      bool known = true, one_root = true;
+      for (size_t k : all) {
+        const ir::TensorDesc &d = n.input_descs[k];
+        if (Scalar(d) && Static(d)) continue;
+        if (d.shape != n.output_descs[0].shape || n.inputs[k].index != 0) return {};
+        known = known && Static(d);
+        one_root = one_root && (data.empty() || root[static_cast<size_t>(n.inputs[k].node)] ==
+                                                    root[static_cast<size_t>(n.inputs[data[0]].node)]);
+        data.push_back(k);
+      }
+      if (data.empty() || (data.size() > 1 && !known && !one_root)) return {};  // no broadcasting, also at run time
+      return data;
+    }
+  if (IsPool(n.type)) {
+    if (n.inputs.size() != 1 || !Rank4(n.input_descs[0])) return {};
+    if (n.type == "MaxPool" && (pg.Consumers(i, 1) > 0 || IntAttr(n, "storage_order", 0) != 0)) return {};
+    return {0};
+  }
+  if (n.type == "Concat" && (IntAttr(n, "axis", 1) == 1 || IntAttr(n, "axis", 1) == -3)) {
+    for (const auto &d : n.input_descs)
+      if (!Rank4(d) || d.shape[1] % kChainBlock != 0) return {};
+    return all;
+  }
+  return {};
+}
+
+// Readers of output 0 of every node: (consumer, anchor).
+std::vector<std::vector<std::pair<int32_t, size_t>>> Readers(const PassGraph &pg) {
+  std::vector<std::vector<std::pair<int32_t, size_t>>> r(pg.g.nodes.size());
+  for (size_t c = 0; c < pg.g.nodes.size(); ++c) {
+    if (pg.erased[c]) continue;
+    const auto &in = pg.g.nodes[c].inputs;
+    for (size_t k = 0; k < in.size(); ++k)
+      if (in[k].connected() && in[k].index == 0) r[static_cast<size_t>(in[k].node)].emplace_back(static_cast<int32_t>(c), k);
+  }
+  return r;
+}
+
+struct Plan {
+  std::vector<bool> conv, chain;
+  std::vector<std::vector<size_t>> neutral;
+};
+
+// One removal sweep; true when something left the chain set.
+bool Sweep(const PassGraph &pg, const std::vector<std::vector<std::pair<int32_t, size_t>>> &readers, Plan &pl) {
+  bool changed = false;
+  for (size_t i = 0; i < pl.chain.size(); ++i) {
+    if (!pl.chain[i]) continue;
+    const bool dual = GlobalPool(pg.g.nodes[i].type);  // its output reads the same in both layouts
+    bool ok = dual || !pg.GraphOutput(static_cast<int32_t>(i));
+    for (size_t k : pl.neutral[i]) {
+      const ir::Endpoint e = pg.g.nodes[i].inputs[k];
+      ok = ok && e.index == 0 && pl.chain[static_cast<size_t>(e.node)];
+    }
+    for (const auto &[c, anchor] : readers[i]) {
+      if (dual) break;
+      const size_t cu = static_cast<size_t>(c);
+      const bool as_x = pl.conv[cu] && anchor == 0, as_add = pl.conv[cu] && anchor == 3 && pl.chain[cu];
+      bool as_neutral = pl.chain[cu] && !pl.neutral[cu].empty();
+      if (as_neutral) {
+        as_neutral = false;
+        for (size_t k : pl.neutral[cu]) as_neutral = as_neutral || k == anchor;
+      }
+      if (ok && !(as_x || as_add || as_neutral))
+        LogDebug("pass " + std::string(kLayoutPlan) + ": '" + pg.g.nodes[i].name + "' stays plain: read by '" +
+                 pg.g.nodes[cu].name + "' (" + pg.g.nodes[cu].type + ") input " + std::to_string(anchor));
+      ok = ok && (as_x || as_add || as_neutral);
+    }
+    if (!ok) {
+      pl.chain[i] = false;
+      changed = true;
+    }
+  }
+  return changed;
+}
+
+void SetInt(ir::Node &n, const char *name, int64_t v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kInt;
+  a.i = v;
+  n.attrs[name] = a;
+}
+
+void SetStr(ir::Node &n, const char *name, const std::string &v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kString;
+  a.s = v;
+  n.attrs[name] = a;
+}
+
+void MarkConv(PassGraph &pg, int32_t i, const Plan &pl) {
+  ir::Node &n = pg.node(i);
+  uint64_t h = Fnv(14695981039346656037ull, *ConstBytes(pg.g, n.inputs[1]));
+  if (n.inputs.size() > 2 && n.inputs[2].connected()) h = Fnv(h, *ConstBytes(pg.g, n.inputs[2]));
+  auto blocked_in = [&](size_t k) {
+    return k < n.inputs.size() && n.inputs[k].connected() && n.inputs[k].index == 0 &&
+           pl.chain[static_cast<size_t>(n.inputs[k].node)];
+  };
+  SetStr(n, "openatc_layout", "blocked");
+  SetInt(n, "openatc_weights_id", static_cast<int64_t>(h == 0 ? 1 : h));
+  SetInt(n, "openatc_x_blocked", blocked_in(0));
+  SetInt(n, "openatc_y_blocked", pl.chain[static_cast<size_t>(i)]);
+  SetInt(n, "openatc_addend_blocked", blocked_in(3));
+  LogInfo("pass " + std::string(kLayoutPlan) + ": Conv '" + n.name + "' computes in a blocked layout (input " +
+          (blocked_in(0) ? "blocked" : "plain") + ", output " + (pl.chain[static_cast<size_t>(i)] ? "blocked" : "plain") + ")");
+}
+
+}  // namespace
+
+size_t RunLayoutPlanning(PassGraph &pg) {
+  const size_t n = pg.g.nodes.size();
+  Plan pl{std::vector<bool>(n), std::vector<bool>(n), std::vector<std::vector<size_t>>(n)};
+  std::vector<int32_t> root(n);
+  for (size_t i = 0; i < n; ++i) {
+    const int32_t ii = static_cast<int32_t>(i);
+    const ir::Node &node = pg.g.nodes[i];
+    pl.conv[i] = BlockableConv(pg, ii);
+    pl.neutral[i] = pl.conv[i] ? std::vector<size_t>{} : NeutralInputs(pg, ii, root);
+    root[i] = ii;
+    if (!pl.neutral[i].empty() && !IsPool(node.type) && node.type != "Concat")
+      root[i] = root[static_cast<size_t>(node.inputs[pl.neutral[i][0]].node)];
+    pl.chain[i] = (pl.conv[i] || !pl.neutral[i].empty()) && node.output_descs[0].shape[1] % kChainBlock == 0;
+  }
+  const auto readers = Readers(pg);
+  while (Sweep(pg, readers, pl)) {
+  }
+  size_t changes = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (pl.conv[i]) {
+      MarkConv(pg, static_cast<int32_t>(i), pl);
+      ++changes;
+    }
+    if (!pl.chain[i]) continue;
+    ir::Node &node = pg.node(static_cast<int32_t>(i));
+    SetStr(node, "_openatc_layout", "blocked");
+    if (IsPool(node.type)) {
+      SetInt(node, "openatc_chain_layout", 1);
+      ++changes;
+    }
+  }
+  return changes;
+}
+
+}  // namespace openatc::compiler::passes

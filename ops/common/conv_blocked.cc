@@ -1,0 +1,145 @@
+// The blocked-layout convolution: primitive with oneDNN-chosen layouts, reorders at plain sides,
+// weights packed once (conv_layout.h, conv_core.h: MakeBlockedConv, RunBlockedConv).
+#include <string>
+#include <vector>
+
+#include "common/conv_core.h"
+
+namespace openatc_ops {
+
+int64_t ChainBlock() { return 8; }
+
+dnnl::memory::desc ChainF32(const Dims &d) {
+  return dnnl::memory::desc(dnnl_util::DnnlDims(d), dnnl::memory::data_type::f32, dnnl::memory::format_tag::nChw8c);
+}
+
+namespace {
+
+// A reorder from `from` to `to`, and whether one is needed at all.
+bool MakeReorder(const dnnl::memory::desc &from, const dnnl::memory::desc &to, dnnl::reorder *r) {
+  if (from == to) return false;
+  *r = dnnl::reorder(dnnl::reorder::primitive_desc(dnnl_util::Engine(), from, dnnl_util::Engine(), to));
+  return true;
+}
+
+// Reorders of at most this many bytes run on the calling thread alone (dnnl_util::RunSerial).
+constexpr size_t kSerialReorderBytes = 256 * 1024;
+
+void Reorder(const dnnl::reorder &r, const dnnl::memory &from, const dnnl::memory &to, bool serial) {
+  if (serial || to.get_desc().get_size() <= kSerialReorderBytes)
+    dnnl_util::RunSerial(r, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+  else
+    dnnl_util::Run(r, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+}
+
+// A per-thread buffer for one tensor of `md` (sides: 0 source, 1 destination, 2 addend, 3 weights).
+float *Scratch(int side, const dnnl::memory::desc &md) {
+  thread_local std::vector<float> buffers[4];
+  std::vector<float> &v = buffers[side];
+  const size_t n = md.get_size() / sizeof(float) + 1;
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
+// `user` (a buffer of `user_md`), reordered into a scratch buffer of `md` when `reorder` is set.
+dnnl::memory Side(int side, const dnnl::memory::desc &user_md, const float *user, bool reorder, const dnnl::reorder &r,
+                  const dnnl::memory::desc &md, bool serial) {
+  dnnl::memory m = dnnl_util::Wrap(user_md, user);
+  if (!reorder) return m;
+  dnnl::memory t = dnnl_util::Wrap(md, Scratch(side, md));
+  Reorder(r, m, t, serial);
+  return t;
+}
+
+}  // namespace
+
+namespace {
+// The forward convolution of `p` on descriptors `src`, `wei`, `dst` (oneDNN's post-op operand
+// takes the destination's layout).
+dnnl::convolution_forward::primitive_desc ConvPd(const ConvProblem &p, const dnnl::memory::desc &src,
+                                                 const dnnl::memory::desc &wei, const dnnl::memory::desc &bias,
+                                                 const dnnl::memory::desc &dst) {
+  Dims dil = p.win.dilations;
+  for (auto &v : dil) v -= 1;  // oneDNN counts the gaps: 0 = dense
+  dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, wei,
+                                    bias, dst, dnnl_util::DnnlDims(p.win.strides), dnnl_util::DnnlDims(dil),
+                                    dnnl_util::DnnlDims(p.win.pads_begin), dnnl_util::DnnlDims(p.win.pads_end));
+  dnnl::primitive_attr attr;
+  if (!p.post_ops.empty()) attr.set_post_ops(dnnl_util::BuildPostOps(p.post_ops, dst));
+  return dnnl::convolution_forward::primitive_desc(d, attr, dnnl_util::Engine());
+}
+}  // namespace
+
+void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e) {
+  std::unique_ptr<dnnl_util::SerialScope> scope;
+  if (serial) scope = std::make_unique<dnnl_util::SerialScope>();
+  e->sides.serial = serial;
+  const auto f32 = dnnl::memory::data_type::f32;
+  const auto any = dnnl::memory::format_tag::any;
+  Dims wg = p.w;
+  if (p.group > 1) {  // oneDNN's grouped weights: [G, M/G, C/G, k...]
+    wg[0] = p.w[0] / p.group;
+    wg.insert(wg.begin(), p.group);
+  }
+  BlockedSides &s = e->sides;
+  s.src_user = p.layout.x_blocked ? ChainF32(p.x) : dnnl_util::PlainF32(p.x);
+  s.wei_user = dnnl_util::PlainF32(wg);
+  s.dst_user = p.layout.y_blocked ? ChainF32(p.y) : dnnl_util::PlainF32(p.y);
+  s.add_user = p.layout.add_blocked ? ChainF32(p.y) : dnnl_util::PlainF32(p.y);
+  e->bias = has_bias ? dnnl_util::PlainF32({p.w[0]}) : dnnl::memory::desc();
+  const dnnl::memory::desc src = p.layout.x_blocked ? s.src_user : dnnl::memory::desc(dnnl_util::DnnlDims(p.x), f32, any);
+  dnnl::convolution_forward::primitive_desc pd;
+  bool blocked_pd = true;
+  try {
+    pd = ConvPd(p, src, dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias, ChainF32(p.y));
+  } catch (const dnnl::error &) {
+    blocked_pd = false;
+  }
+  // No implementation, or only the (slow) reference one, for these layouts: the plain problem
+  // instead, with reorders from and to the chain layout where a side is blocked.
+  if (!blocked_pd || std::string(pd.impl_info_str()).rfind("ref", 0) == 0)
+    pd = ConvPd(p, dnnl_util::PlainF32(p.x), s.wei_user, e->bias, dnnl_util::PlainF32(p.y));
+  e->prim = dnnl::convolution_forward(pd);
+  e->src = pd.src_desc();
+  e->wei = pd.weights_desc();
+  e->dst = pd.dst_desc();
+  s.src_reorder = MakeReorder(s.src_user, e->src, &s.src_in);
+  s.wei_reorder = MakeReorder(s.wei_user, e->wei, &s.wei_in);
+  s.dst_reorder = MakeReorder(e->dst, s.dst_user, &s.dst_out);
+  s.add_reorder = MakeReorder(s.add_user, e->dst, &s.add_in);
+  e->blocked = true;
+}
+
+void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, const float *pw, const float *pb,
+                    const float *pa, int add_index, float *py) {
+  const BlockedSides &s = e.sides;
+  std::unordered_map<int, dnnl::memory> args;
+  args[DNNL_ARG_SRC] = Side(0, s.src_user, px, s.src_reorder, s.src_in, e.src, s.serial);
+  if (s.wei_reorder && l.weights_id != 0) {
+    PackedWeights &pk = *s.packed;
+    if (!pk.ready.load(std::memory_order_acquire)) {
+      std::lock_guard<std::mutex> lock(pk.mu);
+      if (!pk.ready.load(std::memory_order_relaxed)) {
+        pk.mem = dnnl::memory(e.wei, dnnl_util::Engine());
+        dnnl_util::Run(s.wei_in, {{DNNL_ARG_FROM, dnnl_util::Wrap(s.wei_user, pw)}, {DNNL_ARG_TO, pk.mem}});
+        pk.ready.store(true, std::memory_order_release);
+      }
+    }
+    args[DNNL_ARG_WEIGHTS] = pk.mem;
+  } else {
+    args[DNNL_ARG_WEIGHTS] = Side(3, s.wei_user, pw, s.wei_reorder, s.wei_in, e.wei, s.serial);
+  }
+  if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(e.bias, pb);
+  if (add_index >= 0)
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] =
+        Side(2, s.add_user, pa, s.add_reorder, s.add_in, e.dst, s.serial);
+  dnnl::memory t = s.dst_reorder ? dnnl_util::Wrap(e.dst, Scratch(1, e.dst)) : dnnl_util::Wrap(e.dst, py);
+  args[DNNL_ARG_DST] = t;
+  if (s.serial)
+    dnnl_util::RunSerial(e.prim, args);
+  else
+    dnnl_util::Run(e.prim, args);
+  if (s.dst_reorder) Reorder(s.dst_out, t, dnnl_util::Wrap(s.dst_user, py), s.serial);
+}
+
+}  // namespace openatc_ops

@@ -1,0 +1,71 @@
+/**
+ * @file ops/common/conv_layout.h
+ * The blocked-layout convolution (issue 13 layout planning; docs/architecture.md, the compiler
+ * pipeline). atc's LayoutPlanningPass (atc/compiler/src/passes/layout_plan.cc) marks 2-D float32
+ * Convs with constant weights `openatc_layout = "blocked"`: such a Conv lets oneDNN choose the
+ * source and weight layouts (format_tag::any, which selects the direct jit convolutions instead
+ * of gemm on plain NCHW) and computes into the chain layout, reordering only where a side is
+ * plain. The pass also marks which edges stay in the chain layout between layout-aware nodes:
+ *   openatc_x_blocked = 1: input X arrives in the chain layout (no reorder in),
+ *   openatc_y_blocked = 1: output Y is stored in the chain layout,
+ *   openatc_addend_blocked = 1: the fused binary_add operand (input openatc_addend) arrives in it.
+ * The chain layout is oneDNN's nChw8c on every CPU (the AVX2 kernels' block; an AVX-512 CPU runs
+ * them too, and the OM does not depend on the CPU it was compiled on). The pass keeps an edge
+ * blocked only when its channel count is a multiple of 8, so a chain tensor has exactly the
+ * bytes of its plain NCHW form (no channel padding; the memory plan is unchanged), and
+ * Relu-like, same-shape Add/Sum and axis-1 Concat nodes between blocked nodes move its bytes
+ * unchanged. Inside a Conv whose sides are plain, oneDNN picks the layout for the CPU it runs on.
+ * openatc_weights_id (compile-time FNV-1a hash of W's and B's bytes, non-zero) lets the Conv keep
+ * its reordered weights: packed once on the first run for the ISA oneDNN runs on, per entry.
+ */
+#ifndef OPENATC_OPS_COMMON_CONV_LAYOUT_H_
+#define OPENATC_OPS_COMMON_CONV_LAYOUT_H_
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+
+#include "common/dnnl_util.h"
+
+namespace openatc_ops {
+
+/// What the layout attributes of one Conv node ask for.
+struct ConvLayout {
+  bool blocked = false;    ///< openatc_layout == "blocked"
+  bool x_blocked = false;  ///< openatc_x_blocked
+  bool y_blocked = false;  ///< openatc_y_blocked
+  bool add_blocked = false;  ///< openatc_addend_blocked: the fused addend is in the chain layout
+  int64_t weights_id = 0;  ///< openatc_weights_id; 0: weights are repacked on every run
+};
+
+/// Blocked convolutions of fewer multiply-adds than this are created and run on the calling
+/// thread alone (dnnl_util::SerialScope): below it, waking the OpenMP team costs more than the
+/// second thread saves (ppocr-mobile-v2-cls at 2 threads: its 1x1 convolutions ran 10x slower
+/// than at 1 thread on a loaded 2-core machine).
+inline constexpr int64_t kSerialConvMacs = 4 << 20;
+
+/// The chain layout's block size (8).
+int64_t ChainBlock();
+
+/// The chain layout descriptor of 4-D dims `d` (nChw8c).
+dnnl::memory::desc ChainF32(const Dims &d);
+
+/// Weights reordered into the primitive's layout once (first run) and kept.
+struct PackedWeights {
+  std::mutex mu;
+  std::atomic<bool> ready{false};
+  dnnl::memory mem;
+};
+
+/// The reorders around a blocked convolution primitive (empty primitive: that side needs none).
+struct BlockedSides {
+  bool serial = false;  ///< created in a SerialScope: run in one too
+  dnnl::memory::desc src_user, wei_user, dst_user, add_user;
+  dnnl::reorder src_in, wei_in, dst_out, add_in;
+  bool src_reorder = false, wei_reorder = false, dst_reorder = false, add_reorder = false;
+  std::shared_ptr<PackedWeights> packed = std::make_shared<PackedWeights>();
+};
+
+}  // namespace openatc_ops
+
+#endif  // OPENATC_OPS_COMMON_CONV_LAYOUT_H_

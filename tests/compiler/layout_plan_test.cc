@@ -1,0 +1,272 @@
+// LayoutPlanningPass (atc/compiler/src/passes/layout_plan.cc) on a small conv chain:
+//   x[1,3,8,8] -> c1 (16 ch) -> r1 Relu -> c2 (16 ch) -> a = Add(c2, r1) -> c3 (12 ch) -> r3 Relu -> out 0
+//                                           a -> c4 (32 ch) -> mp MaxPool 2x2 -> c5 (8 ch, 1x1) -> out 1
+//                                           a -> gap GlobalAveragePool -> out 2
+// Which nodes compute blocked and which edges stay in the chain layout (so where the reorders
+// sit: into c1, out of c3 (12 channels, not a multiple of the block) and c5 (a graph output)),
+// with post-op fusion off and on (the default: r1 and the Add fused, the chain tensor then
+// reaches c2 as X and as its fused addend); and the values of every run against a
+// double-precision reference computed here and against the plain-layout run.
+//
+// Bound: each output is at most four float32 convolutions (K <= 3*3*16 = 144 terms each) and
+// one Add deep. A layer in any summation order is within gamma_(K+2) of the sum of its terms'
+// magnitudes, and the error it receives is carried by at most the same |w| weights, so the
+// error of an output is at most 5 (K + 8) u M, where M is the same network evaluated exactly on
+// |x|, |W|, |B| (Relu dropped: it never increases a magnitude; the mean of 64 values adds at most
+// 64 u M) and u = 2^-24. Plain, blocked and fused runs each meet it, so any two agree within
+// twice it.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+#include "pass_graph_builder.h"
+
+using namespace pass_test;
+
+namespace {
+
+constexpr int64_t kH = 8, kW = 8;
+
+struct Layer {
+  int64_t c = 0, m = 0, k = 0, pad = 0;
+  std::vector<float> w, b;
+};
+
+Layer MakeLayer(int64_t c, int64_t m, int64_t k, uint32_t seed) {
+  Layer l{c, m, k, k / 2, Pattern(size_t(m * c * k * k), seed), Pattern(size_t(m), seed + 100)};
+  for (auto &v : l.w) v *= 0.5f;
+  return l;
+}
+
+constexpr double kBound = 5 * (144 + 8) / 16777216.0;  // 5 (K + 8) u
+
+// Exact (double) stride-1 convolution with symmetric pads of a [1, C, h, w] input; `mag`: with
+// |W| and |B| instead (the magnitude network of the bound).
+std::vector<double> RefConv(const Layer &l, const std::vector<double> &x, bool mag, int64_t kH = 8, int64_t kW = 8) {
+  std::vector<double> y(size_t(l.m * kH * kW));
+  for (int64_t m = 0; m < l.m; ++m)
+    for (int64_t i = 0; i < kH; ++i)
+      for (int64_t j = 0; j < kW; ++j) {
+        double acc = mag ? std::fabs(l.b[size_t(m)]) : l.b[size_t(m)];
+        for (int64_t c = 0; c < l.c; ++c)
+          for (int64_t a = 0; a < l.k; ++a)
+            for (int64_t bb = 0; bb < l.k; ++bb) {
+              const int64_t yi = i + a - l.pad, xj = j + bb - l.pad;
+              if (yi < 0 || yi >= kH || xj < 0 || xj >= kW) continue;
+              const double w = l.w[size_t(((m * l.c + c) * l.k + a) * l.k + bb)];
+              acc += x[size_t((c * kH + yi) * kW + xj)] * (mag ? std::fabs(w) : w);
+            }
+        y[size_t((m * kH + i) * kW + j)] = acc;
+      }
+  return y;
+}
+
+int32_t AddConv(Builder &b, const std::string &name, const Layer &l, int32_t x) {
+  const int32_t w = b.Const(name + "_W", {l.m, l.c, l.k, l.k}, l.w);
+  const int32_t bias = b.Const(name + "_B", {l.m}, l.b);
+  return b.Op(name, "Conv", {x, w, bias},
+              {{"pads", Ints({l.pad, l.pad, l.pad, l.pad})}, {"kernel_shape", Ints({l.k, l.k})}});
+}
+
+struct Chain {
+  Layer l1 = MakeLayer(3, 16, 3, 11), l2 = MakeLayer(16, 16, 3, 12), l3 = MakeLayer(16, 12, 1, 13),
+        l4 = MakeLayer(16, 32, 3, 14), l5 = MakeLayer(32, 8, 1, 15);
+  std::vector<float> x = Pattern(size_t(3 * kH * kW), 10);
+
+  ir::Graph Graph() const {
+    Builder b;
+    const int32_t xi = b.Data("x", {1, 3, kH, kW});
+    const int32_t r1 = b.Op("r1", "Relu", {AddConv(b, "c1", l1, xi)});
+    const int32_t a = b.Op("a", "Add", {AddConv(b, "c2", l2, r1), r1});
+    const int32_t r3 = b.Op("r3", "Relu", {AddConv(b, "c3", l3, a)});
+    const int32_t mp = b.Op("mp", "MaxPool", {AddConv(b, "c4", l4, a)},
+                            {{"kernel_shape", Ints({2, 2})}, {"strides", Ints({2, 2})}});
+    const int32_t gap = b.Op("gap", "GlobalAveragePool", {a});
+    b.Output({r3, AddConv(b, "c5", l5, mp), gap});
+    return b.g;
+  }
+
+  // out 0 = relu(c3(a)), out 1 = c5(maxpool(c4(a))), out 2 = mean of a per channel; `mag`: the
+  // magnitude network M of the bound.
+  std::vector<std::vector<double>> Reference(bool mag) const {
+    std::vector<double> xd(x.begin(), x.end());
+    if (mag)
+      for (auto &v : xd) v = std::fabs(v);
+    std::vector<double> r1 = RefConv(l1, xd, mag);
+    for (auto &v : r1) v = std::max(v, 0.0);
+    std::vector<double> a = RefConv(l2, r1, mag);
+    for (size_t i = 0; i < a.size(); ++i) a[i] += r1[i];
+    const std::vector<double> y4 = RefConv(l4, a, mag);
+    std::vector<double> mp(size_t(32 * (kH / 2) * (kW / 2)));
+    for (int64_t m = 0; m < 32; ++m)
+      for (int64_t i = 0; i < kH / 2; ++i)
+        for (int64_t j = 0; j < kW / 2; ++j) {
+          double v = -1e300;
+          for (int64_t a2 = 0; a2 < 2; ++a2)
+            for (int64_t b2 = 0; b2 < 2; ++b2) v = std::max(v, y4[size_t((m * kH + 2 * i + a2) * kW + 2 * j + b2)]);
+          mp[size_t((m * (kH / 2) + i) * (kW / 2) + j)] = v;
+        }
+    std::vector<double> r3 = RefConv(l3, a, mag);
+    for (auto &v : r3) v = std::max(v, 0.0);
+    std::vector<double> gap(16, 0.0);
+    for (size_t i = 0; i < a.size(); ++i) gap[i / size_t(kH * kW)] += a[i] / double(kH * kW);
+    return {r3, RefConv(l5, mp, mag, kH / 2, kW / 2), gap};
+  }
+};
+
+int64_t IntOf(const ir::Node &n, const char *name) {
+  auto it = n.attrs.find(name);
+  return it == n.attrs.end() ? -1 : it->second.i;
+}
+
+std::string StrOf(const ir::Node &n, const char *name) {
+  auto it = n.attrs.find(name);
+  return it == n.attrs.end() ? "<none>" : it->second.s;
+}
+
+// (x_blocked, y_blocked, addend_blocked) of Conv `name`, which must compute blocked.
+std::vector<int64_t> ConvSides(const ir::Graph &g, const std::string &name) {
+  const int32_t i = g.FindNode(name);
+  REQUIRE(i >= 0);
+  const ir::Node &n = g.nodes[size_t(i)];
+  CHECK(n.type == "Conv");
+  CHECK(StrOf(n, "openatc_layout") == "blocked");
+  CHECK(IntOf(n, "openatc_weights_id") != 0);
+  return {IntOf(n, "openatc_x_blocked"), IntOf(n, "openatc_y_blocked"), IntOf(n, "openatc_addend_blocked")};
+}
+
+std::string Chained(const ir::Graph &g, const std::string &name) {
+  const int32_t i = g.FindNode(name);
+  REQUIRE(i >= 0);
+  return StrOf(g.nodes[size_t(i)], "_openatc_layout");
+}
+
+void CheckValues(const std::vector<HostTensor> &got, const std::vector<std::vector<double>> &want,
+                 const std::vector<std::vector<double>> &mag) {
+  REQUIRE(got.size() == want.size());
+  for (size_t o = 0; o < got.size(); ++o) {
+    const std::vector<float> v = Values(got[o]);
+    REQUIRE(v.size() == want[o].size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      INFO("output " << o << " element " << i << ": " << v[i] << " vs " << want[o][i]);
+      CHECK(std::fabs(double(v[i]) - want[o][i]) <= kBound * mag[o][i]);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("layout planning blocks a conv chain; reorders only at its boundaries; values match plain",
+          "[compiler][passes][layout]") {
+  const Chain ch;
+  const ir::Graph g = ch.Graph();
+  const std::string plain_file = TempFile("layout_off.txt", "LayoutPlanningPass:off\n");
+  const std::string unfused_file = TempFile("layout_unfused.txt", "ConvActivationFusionPass:off\nConvAddFusionPass:off\n");
+  const om::Model blocked = Compile(g, unfused_file), plain = Compile(g, plain_file), fused = Compile(g);
+
+  // Post-op fusion off: c1 reads the plain graph input; r1, c2's output, a, c4's output and mp stay
+  // blocked; c3 (12 channels) and c5 (a graph output) store plain; gap reads a blocked (its
+  // [1, 16, 1, 1] output has the same bytes in both layouts, so it may be a graph output).
+  CHECK(ConvSides(blocked.graph, "c1") == std::vector<int64_t>{0, 1, 0});
+  CHECK(ConvSides(blocked.graph, "c2") == std::vector<int64_t>{1, 1, 0});
+  CHECK(ConvSides(blocked.graph, "c3") == std::vector<int64_t>{1, 0, 0});
+  CHECK(ConvSides(blocked.graph, "c4") == std::vector<int64_t>{1, 1, 0});
+  CHECK(ConvSides(blocked.graph, "c5") == std::vector<int64_t>{1, 0, 0});
+  CHECK(Chained(blocked.graph, "r1") == "blocked");
+  CHECK(Chained(blocked.graph, "a") == "blocked");
+  CHECK(Chained(blocked.graph, "c3") == "<none>");
+  CHECK(Chained(blocked.graph, "r3") == "<none>");
+  CHECK(Chained(blocked.graph, "mp") == "blocked");
+  CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode("mp"))], "openatc_chain_layout") == 1);
+  CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode("gap"))], "openatc_chain_layout") == 1);
+  // Each Conv's weights id differs (its own constants).
+  CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode("c1"))], "openatc_weights_id") !=
+        IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode("c2"))], "openatc_weights_id"));
+
+  // Switched off: no layout attributes anywhere.
+  for (const auto &n : plain.graph.nodes) {
+    INFO(n.name);
+    CHECK(n.attrs.count("openatc_layout") == 0);
+    CHECK(n.attrs.count("_openatc_layout") == 0);
+  }
+
+  // Fusion on: c1+r1 is the Conv named r1, c2+a the Conv named a reading r1 as X and as addend.
+  CHECK(ConvSides(fused.graph, "r1") == std::vector<int64_t>{0, 1, 0});
+  CHECK(ConvSides(fused.graph, "a") == std::vector<int64_t>{1, 1, 1});
+  CHECK(ConvSides(fused.graph, "r3") == std::vector<int64_t>{1, 0, 0});  // c3 + r3
+  CHECK(ConvSides(fused.graph, "c4") == std::vector<int64_t>{1, 1, 0});
+
+  const std::vector<HostTensor> in = {Host({1, 3, kH, kW}, ch.x)};
+  const auto yb = RunModel(blocked, in), yp = RunModel(plain, in), yf = RunModel(fused, in);
+  const auto want = ch.Reference(false), mag = ch.Reference(true);
+  CheckValues(yp, want, mag);
+  CheckValues(yb, want, mag);
+  CheckValues(yf, want, mag);
+  for (size_t o = 0; o < 3; ++o) {
+    const std::vector<float> b = Values(yb[o]), p = Values(yp[o]), f = Values(yf[o]);
+    for (size_t i = 0; i < p.size(); ++i) {
+      CHECK(std::fabs(double(b[i]) - p[i]) <= 2 * kBound * mag[o][i]);
+      CHECK(std::fabs(double(f[i]) - p[i]) <= 2 * kBound * mag[o][i]);
+    }
+  }
+}
+
+// Run-time spatial dims: x[1, 16, -1, -1] -> c1 -> s = Add(c1, 3) -> cl = Clip(s, 0, 6) ->
+// m = Mul(c1, cl) -> d = Div(m, 6) (HardSwish as exporters write it) -> c2, c3; e = Add(c2, c3)
+// -> out. One-element operands broadcast alike in both layouts and m's operands share c1's
+// shape, so c1 .. d stay blocked; c2 and c3 have different roots whose run-time shapes the
+// compiler cannot prove equal, so e runs plain and c2, c3 store plain.
+TEST_CASE("layout planning with run-time shapes: scalar operands and one-root operands stay blocked",
+          "[compiler][passes][layout]") {
+  const Layer l1 = MakeLayer(16, 16, 3, 21), l2 = MakeLayer(16, 8, 3, 22), l3 = MakeLayer(16, 8, 1, 23);
+  Builder b;
+  const int32_t xi = b.Data("x", {1, 16, -1, -1});
+  const int32_t c1 = AddConv(b, "c1", l1, xi);
+  const int32_t s = b.Op("s", "Add", {c1, b.Const("three", {1}, std::vector<float>{3.0f})});
+  const int32_t cl = b.Op("cl", "Clip", {s, b.Const("lo", {}, std::vector<float>{0.0f}), b.Const("hi", {}, std::vector<float>{6.0f})});
+  const int32_t m = b.Op("m", "Mul", {c1, cl});
+  const int32_t d = b.Op("d", "Div", {m, b.Const("six", {1}, std::vector<float>{6.0f})});
+  const int32_t e = b.Op("e", "Add", {AddConv(b, "c2", l2, d), AddConv(b, "c3", l3, d)});
+  b.Output({e});
+  const om::Model blocked = Compile(b.g, TempFile("layout_unfused2.txt", "ConvActivationFusionPass:off\nConvAddFusionPass:off\n")),
+                  plain = Compile(b.g, TempFile("layout_off2.txt", "LayoutPlanningPass:off\n"));
+  CHECK(ConvSides(blocked.graph, "c1") == std::vector<int64_t>{0, 1, 0});
+  for (const char *n : {"s", "cl", "m", "d"}) {
+    INFO(n);
+    CHECK(Chained(blocked.graph, n) == "blocked");
+  }
+  CHECK(ConvSides(blocked.graph, "c2") == std::vector<int64_t>{1, 0, 0});
+  CHECK(ConvSides(blocked.graph, "c3") == std::vector<int64_t>{1, 0, 0});
+  CHECK(Chained(blocked.graph, "e") == "<none>");
+  // Values: both runs within 3 (K + 8) u M of the exact result (K <= 144 per convolution, two
+  // deep, plus the HardSwish and the Add; |HardSwish(v)| <= |v|, so M, the network on |x|, |W|,
+  // |B| with HardSwish dropped, bounds every magnitude), so within twice that of each other.
+  for (int64_t hw : {5, 8}) {
+    INFO("spatial " << hw);
+    const std::vector<float> xv = Pattern(size_t(16 * hw * hw), 24);
+    std::vector<double> want, mag;
+    for (bool mg : {false, true}) {
+      std::vector<double> x(xv.begin(), xv.end());
+      if (mg)
+        for (auto &v : x) v = std::fabs(v);
+      std::vector<double> h = RefConv(l1, x, mg, hw, hw);
+      if (!mg)
+        for (auto &v : h) v = v * std::min(std::max(v + 3.0, 0.0), 6.0) / 6.0;
+      std::vector<double> y = RefConv(l2, h, mg, hw, hw);
+      const std::vector<double> y3 = RefConv(l3, h, mg, hw, hw);
+      for (size_t i = 0; i < y.size(); ++i) y[i] += y3[i];
+      (mg ? mag : want) = y;
+    }
+    const std::vector<HostTensor> in = {Host({1, 16, hw, hw}, xv)};
+    const std::vector<float> yb = Values(RunModel(blocked, in)[0]), yp = Values(RunModel(plain, in)[0]);
+    REQUIRE(yb.size() == want.size());
+    REQUIRE(yp.size() == want.size());
+    const double k = 3 * (144 + 8) / 16777216.0;
+    for (size_t i = 0; i < yb.size(); ++i) {
+      CHECK(std::fabs(yb[i] - want[i]) <= k * mag[i]);
+      CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
+      CHECK(std::fabs(double(yb[i]) - yp[i]) <= 2 * k * mag[i]);
+    }
+  }
+}
