@@ -1,10 +1,12 @@
 // omrun --profile and --dump (loader/omrun/src/profile_trace.h, node_dump.h) on an ONNX model
 // written here: x -> Conv(1x1, w=2) -> BatchNormalization(B=0.5, eps=0) -> Relu -> Add(1) -> y.
-// atc folds the BatchNormalization into the Conv, so three op nodes run; every value is exact:
+// atc folds the BatchNormalization into the Conv (the post-op fusion of the Relu is switched off
+// here, so that three op nodes run); every value is exact:
 // x = [-2, -1, 0, 3] gives 2x + 0.5 = [-3.5, -1.5, 0.5, 6.5], Relu [0, 0, 0.5, 6.5], y = [1, 1, 1.5, 7.5].
 #include <onnx/onnx_pb.h>
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -76,11 +78,13 @@ std::vector<float> Values(const tensor_io::HostTensor &t) {
   return v;
 }
 
-void Compile(const std::string &dir, const std::string &name, float bias, std::vector<std::string> extra = {}) {
+// Compiles with the fusion switch file lines `switches` (atc/compiler/src/passes/fusion_switch.cc).
+void Compile(const std::string &dir, const std::string &name, float bias,
+             const std::string &switches = "ConvActivationFusionPass:off\nConvAddFusionPass:off\n") {
   WriteBytes(dir + "/" + name + ".onnx", Model(bias));
+  WriteBytes(dir + "/" + name + ".switch", switches);
   std::vector<std::string> args = {"--model", dir + "/" + name + ".onnx", "--framework", "5", "--soc_version", "host",
-                                   "--output", dir + "/" + name};
-  args.insert(args.end(), extra.begin(), extra.end());
+                                   "--output", dir + "/" + name, "--fusion_switch_file", dir + "/" + name + ".switch"};
   auto atc = RunAtc(args, "");
   INFO(atc.out << atc.err);
   REQUIRE(atc.exit_code == 0);
@@ -180,8 +184,7 @@ TEST_CASE("omrun --profile writes one trace event per op node per run and prints
 
 TEST_CASE("omrun --compare matches two builds node by node and names what each fused away", "[e2e][omrun][compare]") {
   const std::string dir = Prepare();
-  WriteBytes(dir + "/nofold.cfg", "ConvBatchNormFoldPass:off\n");
-  Compile(dir, "unfused", 0.5f, {"--fusion_switch_file", dir + "/nofold.cfg"});
+  Compile(dir, "unfused", 0.5f, "ConvBatchNormFoldPass:off\nConvActivationFusionPass:off\nConvAddFusionPass:off\n");
   auto run = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--compare", dir + "/unfused.om"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
@@ -214,4 +217,70 @@ TEST_CASE("omrun --compare matches two builds node by node and names what each f
     REQUIRE(notdump.exit_code == 2);
     REQUIRE(notdump.err.find("OA2305: '" + dir + "/empty' is not an omrun dump") != std::string::npos);
   }
+}
+
+namespace {
+// x [1,8,4,4] -> Conv a (1x1, 8->8) -> Conv b (1x1, 8->8) -> y: layout planning keeps a's output
+// in oneDNN's blocked nChw8c layout (its reader b is a blockable Conv, 8 channels).
+std::string TwoConvModel() {
+  onnx::ModelProto m;
+  m.set_ir_version(7);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto *g = m.mutable_graph();
+  g->set_name("two_conv");
+  for (const char *name : {"x", "b_out"}) {
+    auto *vi = name[0] == 'x' ? g->add_input() : g->add_output();
+    vi->set_name(name);
+    auto *tt = vi->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(onnx::TensorProto::FLOAT);
+    for (int d : {1, 8, 4, 4}) tt->mutable_shape()->add_dim()->set_dim_value(d);
+  }
+  for (const char *w : {"wa", "wb"}) {
+    auto *t = g->add_initializer();
+    t->set_name(w);
+    t->set_data_type(onnx::TensorProto::FLOAT);
+    for (int d : {8, 8, 1, 1}) t->add_dims(d);
+    for (int o = 0; o < 8; ++o)
+      for (int i = 0; i < 8; ++i) t->add_float_data(static_cast<float>((o + 1) * (w[1] == 'a' ? 1 : -1) + i) / 16.0f);
+  }
+  Node(g, "a", "Conv", {"x", "wa"});
+  Node(g, "b", "Conv", {"a_out", "wb"});
+  std::string bytes;
+  m.SerializeToString(&bytes);
+  return bytes;
+}
+}  // namespace
+
+TEST_CASE("omrun --dump writes a blocked tensor in NCHW: a blocked and a plain build compare equal",
+          "[e2e][omrun][dump]") {
+  const std::string dir = MakeTempDir();
+  WriteBytes(dir + "/m.onnx", TwoConvModel());
+  WriteBytes(dir + "/plain.switch", "LayoutPlanningPass:off\n");
+  for (const std::string name : {"blocked", "plain"}) {
+    std::vector<std::string> args = {"--model", dir + "/m.onnx", "--framework", "5", "--soc_version", "host",
+                                     "--output", dir + "/" + name};
+    if (name == "plain") args.insert(args.end(), {"--fusion_switch_file", dir + "/plain.switch"});
+    auto atc = RunAtc(args, "");
+    INFO(atc.out << atc.err);
+    REQUIRE(atc.exit_code == 0);
+  }
+  tensor_io::HostTensor x;
+  x.dtype = ge::DT_FLOAT;
+  x.shape = {1, 8, 4, 4};
+  std::vector<float> xs(128);
+  for (size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<float>(i % 13) / 8.0f - 0.75f;
+  x.data.resize(512);
+  std::memcpy(x.data.data(), xs.data(), 512);
+  tensor_io::WriteNpy(dir + "/x.npy", x);
+  auto run = RunOmrun({dir + "/blocked.om", "--input", dir + "/x.npy", "--dump", dir + "/d", "--compare",
+                       dir + "/plain.om", "--atol", "1e-5", "--rtol", "1e-5"});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  REQUIRE(run.out.find("compare node a:0 (Conv): PASS") != std::string::npos);
+  REQUIRE(run.out.find("compared 2 node output(s); all within tolerance") != std::string::npos);
+  // And the dumped a:0 is NCHW: element (c, h, w) = sum_i wa[c][i] * x[i][h][w], checked at c = 5, (h, w) = (2, 3).
+  const auto a = Values(tensor_io::ReadNpy(dir + "/d/a.0.npy"));
+  double want = 0;
+  for (int i = 0; i < 8; ++i) want += static_cast<double>((5 + 1) + i) / 16.0 * xs[size_t(i * 16 + 2 * 4 + 3)];
+  REQUIRE(std::fabs(a[5 * 16 + 2 * 4 + 3] - want) <= 1e-5);
 }

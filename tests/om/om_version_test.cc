@@ -34,6 +34,7 @@ std::string Slurp(const std::string &path) {
 const std::string kCurrent = std::string(OPENATC_SCHEMA_DIR) + "/om.fbs";
 const std::string kFrozen10 = std::string(OPENATC_SCHEMA_DIR) + "/frozen/om_v1_0.fbs";
 const std::string kFrozen11 = std::string(OPENATC_SCHEMA_DIR) + "/frozen/om_v1_1.fbs";
+const std::string kFrozen12 = std::string(OPENATC_SCHEMA_DIR) + "/frozen/om_v1_2.fbs";
 
 // Parses a schema text; REQUIREs success.
 void ParseSchema(flatbuffers::Parser &p, const std::string &text, const std::string &name) {
@@ -101,13 +102,16 @@ std::vector<uint8_t> FrozenImage(const std::string &extra, const std::string &ta
 }  // namespace
 
 TEST_CASE("om version: the current schema is a safe evolution of every frozen one", "[om]") {
-  flatbuffers::Parser frozen, frozen11, current;
+  flatbuffers::Parser frozen, frozen11, frozen12, current;
   ParseSchema(frozen, Slurp(kFrozen10), kFrozen10);
   ParseSchema(frozen11, Slurp(kFrozen11), kFrozen11);
+  ParseSchema(frozen12, Slurp(kFrozen12), kFrozen12);
   ParseSchema(current, Slurp(kCurrent), kCurrent);
   CHECK(current.ConformTo(frozen) == "");
   CHECK(current.ConformTo(frozen11) == "");
+  CHECK(current.ConformTo(frozen12) == "");
   CHECK(frozen11.ConformTo(frozen) == "");
+  CHECK(frozen12.ConformTo(frozen11) == "");
 
   // The check has teeth: changing a field's type, or inserting a field before others, fails.
   std::string text = Slurp(kCurrent);

@@ -41,6 +41,30 @@ std::string SafeName(const std::string &name) {
   return s;
 }
 
+// A node the compiler's layout planning left blocked (atc/compiler/src/passes/layout_plan.cc:
+// attr _openatc_layout = "blocked") stores its 4-D output as nChw8c; the dump shows NCHW.
+constexpr int64_t kBlock = 8;
+
+bool Blocked(const ir::Node &n, const HostTensor &t) {
+  auto it = n.attrs.find("_openatc_layout");
+  return it != n.attrs.end() && it->second.s == "blocked" && t.shape.size() == 4 && t.shape[1] % kBlock == 0;
+}
+
+void Unblock(HostTensor &t) {
+  const int64_t N = t.shape[0], C = t.shape[1], H = t.shape[2], W = t.shape[3];
+  if (N * C * H * W == 0) return;
+  const size_t e = t.data.size() / static_cast<size_t>(N * C * H * W);
+  std::vector<uint8_t> plain(t.data.size());
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t hw = 0; hw < H * W; ++hw) {
+        const int64_t from = ((n * (C / kBlock) + c / kBlock) * H * W + hw) * kBlock + c % kBlock;
+        const int64_t to = (n * C + c) * H * W + hw;
+        std::memcpy(plain.data() + static_cast<size_t>(to) * e, t.data.data() + static_cast<size_t>(from) * e, e);
+      }
+  t.data.swap(plain);
+}
+
 std::vector<std::string> FusedNodes(const ir::Node &n) {
   auto it = n.attrs.find("openatc_fused_nodes");
   return it == n.attrs.end() ? std::vector<std::string>{} : it->second.list_s;
@@ -97,6 +121,7 @@ void NodeDump::Finished(size_t index, const std::vector<runtime::TensorView> &,
         t.shape = v.shape;
         const auto *p = static_cast<const uint8_t *>(v.data);
         t.data.assign(p, p + v.bytes);
+        if (Blocked(n, t)) Unblock(t);
         const std::string base = FileFor(index, k);
         const bool npy = !NumpyDescr(v.dtype).empty() || v.dtype == ge::DT_BF16;
         const std::string file = base + (npy ? ".npy" : ".bin");
