@@ -110,6 +110,9 @@ Built Compile(const std::string &flag, const std::string &gears) {
 
 const Built &Compiled() {
   static const Built built = Compile("dynamic_batch_size", "1,2,4");
+  static const struct Cleanup {  // destroyed first, at exit: the shared folder goes with the test
+    ~Cleanup() { RemoveTree(built.dir); }
+  } cleanup;
   return built;
 }
 
@@ -318,6 +321,7 @@ TEST_CASE("gears: --dynamic_dims gears run through omrun and aclmdlSetInputDynam
   aclmdlDestroyDataset(out);
   aclmdlDestroyDesc(desc);
   CHECK(aclmdlUnload(id) == ACL_SUCCESS);
+  RemoveTree(b.dir);
 }
 
 namespace {
