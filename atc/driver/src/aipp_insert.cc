@@ -6,6 +6,18 @@
 namespace openatc::atc {
 namespace {
 
+// Every reader of Data `idx` (graph outputs included) reads `node` instead; `node` (whose input is
+// the Data) is appended to the graph.
+void ReadThrough(ir::Graph &g, int32_t idx, ir::Node node) {
+  const int32_t at = static_cast<int32_t>(g.nodes.size());
+  for (auto &n : g.nodes)
+    for (auto &in : n.inputs)
+      if (in == ir::Endpoint{idx, 0}) in = {at, 0};
+  for (auto &out : g.outputs)
+    if (out == ir::Endpoint{idx, 0}) out = {at, 0};
+  g.nodes.push_back(std::move(node));
+}
+
 const char *const kHint = "Fix the aipp_op block of --insert_op_conf";
 
 struct ModelInput {
@@ -203,13 +215,7 @@ void InsertOne(ir::Graph &g, const AippOp &op, int block, std::vector<compiler::
   image.shape = op.input_format == 1 ? std::vector<int64_t>{m.n, sh * 3 / 2, sw, 1} : std::vector<int64_t>{m.n, sh, sw, bpp};
   image.origin_shape = image.shape;
   aipp.input_descs = {image};
-  const int32_t aipp_idx = static_cast<int32_t>(g.nodes.size());
-  for (auto &n : g.nodes)
-    for (auto &in : n.inputs)
-      if (in == ir::Endpoint{idx, 0}) in = {aipp_idx, 0};
-  for (auto &out : g.outputs)
-    if (out == ir::Endpoint{idx, 0}) out = {aipp_idx, 0};
-  g.nodes.push_back(std::move(aipp));
+  ReadThrough(g, idx, std::move(aipp));
 
   ir::Node &data = g.nodes[static_cast<size_t>(idx)];
   const int64_t in_bytes = op.input_format == 1 ? m.n * sh * sw * 3 / 2 : m.n * sh * sw * bpp;
@@ -267,13 +273,7 @@ void InsertDynamic(ir::Graph &g, const AippOp &op, int block, std::vector<compil
   aipp.attrs["output_format"] = Str(m.nchw ? "NCHW" : "NHWC");
   aipp.attrs["output_dims"] = Ints(m.desc.shape);
   aipp.attrs["current_aipp_index"] = Int(block);
-  const int32_t aipp_idx = static_cast<int32_t>(g.nodes.size());
-  for (auto &n : g.nodes)
-    for (auto &in : n.inputs)
-      if (in == ir::Endpoint{idx, 0}) in = {aipp_idx, 0};
-  for (auto &out : g.outputs)
-    if (out == ir::Endpoint{idx, 0}) out = {aipp_idx, 0};
-  g.nodes.push_back(std::move(aipp));
+  ReadThrough(g, idx, std::move(aipp));
 
   ir::Node &data = g.nodes[static_cast<size_t>(idx)];
   data.attrs[kAippModeAttr] = Str("dynamic_aipp");
