@@ -124,9 +124,9 @@ int main(int argc, char **argv) {
                   static_cast<unsigned long long>(s.sum_bytes), static_cast<unsigned long long>(s.peak_live),
                   static_cast<unsigned long long>(s.peak_live_aligned), Ratio(s.sum_bytes, m->arena_bytes()),
                   Ratio(m->arena_bytes(), s.peak_live));
-      if (!s.error.empty() || s.arena_end != m->arena_bytes() || s.planned != s.candidates) {
+      if (!s.error.empty() || s.arena_end_aligned != m->arena_bytes() || s.planned != s.candidates) {
         std::printf("  INVALID PLAN: %s%s%s\n", s.error.c_str(),
-                    s.arena_end != m->arena_bytes() ? " (arena differs from the offsets' extent)" : "",
+                    s.arena_end_aligned != m->arena_bytes() ? " (arena differs from the offsets' 512-aligned extent)" : "",
                     s.planned != s.candidates ? " (some static tensors have no offset)" : "");
         failed = true;
       }

@@ -83,6 +83,7 @@ ArenaStats ComputeArenaStats(const ir::Graph &g) {
     s.sum_bytes += t.bytes;
     s.arena_end = std::max<uint64_t>(s.arena_end, static_cast<uint64_t>(t.offset) + t.bytes);
     const uint64_t aligned = std::max(kAlign, (t.bytes + kAlign - 1) / kAlign * kAlign);
+    s.arena_end_aligned = std::max<uint64_t>(s.arena_end_aligned, static_cast<uint64_t>(t.offset) + aligned);
     delta[t.first] += static_cast<int64_t>(t.bytes);
     delta[t.last + 1] -= static_cast<int64_t>(t.bytes);
     delta_aligned[t.first] += static_cast<int64_t>(aligned);

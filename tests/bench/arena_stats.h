@@ -19,7 +19,10 @@ struct ArenaStats {
   size_t candidates = 0;     ///< static op outputs that are not graph outputs (what should be planned)
   size_t unknown = 0;        ///< op outputs whose size is unknown at compile time (they prevent a plan)
   std::string first_unknown; ///< "name (type)" of the first node with such an output
-  uint64_t arena_end = 0;    ///< max(offset + bytes) over planned tensors (what the runtime allocates)
+  uint64_t arena_end = 0;    ///< max(offset + bytes) over planned tensors
+  /// max(offset + bytes rounded up to 512) over planned tensors: what the planner sizes the arena
+  /// to (atc/compiler/src/memory_plan.cc), so a valid plan's arena equals it.
+  uint64_t arena_end_aligned = 0;
   uint64_t sum_bytes = 0;    ///< sum of the planned tensors' bytes
   uint64_t peak_live = 0;    ///< max over steps of the bytes of planned tensors alive at that step
   uint64_t peak_live_aligned = 0;  ///< the same with each tensor rounded up to 512 bytes (GE's rule)

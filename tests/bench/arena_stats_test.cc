@@ -50,6 +50,7 @@ TEST_CASE("arena stats: a valid plan gives the hand-computed sum, peak and arena
   CHECK(s.unknown == 0);
   CHECK(s.sum_bytes == 4096 + 4096 + 400);
   CHECK(s.arena_end == 8192 + 400);
+  CHECK(s.arena_end_aligned == 8192 + 512);
   CHECK(s.peak_live == 8592);
   CHECK(s.peak_live_aligned == 8704);
 }
