@@ -57,8 +57,8 @@ Bytes Buffer(uint32_t magic, uint32_t version, uint32_t count, const std::vector
   return b;
 }
 
-Bytes Stub() {
-  std::ifstream in(TL_CALL_STUB, std::ios::binary);
+Bytes KernelFixture() {
+  std::ifstream in(TL_CALL_FIXTURE, std::ios::binary);
   Bytes b((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   REQUIRE(b.size() > 64);
   return b;
@@ -79,7 +79,7 @@ TEST_CASE("AddCustomOffline's buffer round-trips and refuses malformed input", "
   auto op = MakeOp();
   auto *portable = dynamic_cast<ge::PortableOp *>(op.get());
   REQUIRE(portable != nullptr);
-  const Bytes so = Stub();
+  const Bytes so = KernelFixture();
   // Two sizes, given out of key order: Serialize writes them in key order ("1024" < "4096").
   const Bytes given = Buffer(0x4F504B4E, 1, 2, {Entry("4096", so), Entry("1024", so)});
   REQUIRE(portable->Deserialize(given) == ge::GRAPH_SUCCESS);

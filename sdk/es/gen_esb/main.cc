@@ -21,8 +21,8 @@ namespace {
 
 using openatc::es::EsOpModel;
 
-[[noreturn]] void Fail(const std::string &code, const std::string &what, const std::string &todo) {
-  std::cerr << "gen_esb: error: " << code << ": " << what << ". " << todo << "\n";
+[[noreturn]] void Fail(const std::string &code, const std::string &what, const std::string &fix) {
+  std::cerr << "gen_esb: error: " << code << ": " << what << ". " << fix << "\n";
   std::exit(1);
 }
 
