@@ -65,12 +65,13 @@ void Unblock(HostTensor &t) {
   t.data.swap(plain);
 }
 
+
+}  // namespace
+
 std::vector<std::string> FusedNodes(const ir::Node &n) {
   auto it = n.attrs.find("openatc_fused_nodes");
   return it == n.attrs.end() ? std::vector<std::string>{} : it->second.list_s;
 }
-
-}  // namespace
 
 NodeDump::NodeDump(const om::Model &model, const std::string &model_path, std::string dir)
     : model_(model), model_path_(model_path), dir_(std::move(dir)) {

@@ -23,6 +23,10 @@
 
 namespace openatc::omrun {
 
+/// The original nodes the compiler fused into `n` (attr openatc_fused_nodes of
+/// atc/compiler/src/passes/; empty when none): what --dump and --profile list.
+std::vector<std::string> FusedNodes(const ir::Node &n);
+
 /// The "format" value of index.json.
 inline constexpr const char *kDumpFormat = "openatc-dump/1";
 

@@ -12,6 +12,7 @@
 #include "openatc/common/atomic_file.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
+#include "node_dump.h"
 
 namespace openatc::omrun {
 namespace {
@@ -25,12 +26,6 @@ std::vector<std::string> Describe(const std::vector<runtime::TensorView> &ts) {
   out.reserve(ts.size());
   for (const auto &t : ts) out.push_back(Describe(t));
   return out;
-}
-
-// What the compiler merged into a node (atc/compiler/src/passes/: the openatc_fused_nodes attr).
-std::vector<std::string> FusedNodes(const ir::Node &n) {
-  auto it = n.attrs.find("openatc_fused_nodes");
-  return it == n.attrs.end() ? std::vector<std::string>{} : it->second.list_s;
 }
 
 std::string DeliverableOf(const om::Model &m, const std::string &op_type) {
