@@ -37,9 +37,8 @@ void AttachDeliverables(om::Model &model, const std::map<std::string, OpTypeInfo
     om::Deliverable out;
     out.file_name = d.file_name;
     out.sdk_version = d.sdk_version;
-    std::vector<uint8_t> bytes = opp::ReadFileBytes(d.path);
-    out.hash = XXH3_64bits(bytes.data(), bytes.size());
-    out.data = ir::Bytes::FromVector(std::move(bytes));
+    out.hash = XXH3_64bits(d.image.data, d.image.size);
+    out.data = d.image;  // shared, read once when the OPP set was loaded
     for (const auto &[type, info] : types)
       if (opp.Provider(type) == provider) out.op_types.push_back(type);
     index = static_cast<int>(model.deliverables.size());

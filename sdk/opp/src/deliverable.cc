@@ -4,6 +4,7 @@
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -185,11 +186,25 @@ bool SdkVersionCompatible(const std::string &version) {
 }
 
 std::vector<uint8_t> ReadFileBytes(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCategory::kIo, "OA0101", "cannot open file: " + std::string(std::strerror(errno)))
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw Error(ErrorCategory::kIo, "OA0101", "cannot open file: " + std::string(std::strerror(errno)))
       .WithFile(path);
-  std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) throw Error(ErrorCategory::kIo, "OA0102", "cannot read file").WithFile(path);
+  std::vector<uint8_t> data;
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && st.st_size > 0) data.reserve(static_cast<size_t>(st.st_size));
+  uint8_t buf[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      throw Error(ErrorCategory::kIo, "OA0102", "cannot read file: " + why).WithFile(path);
+    }
+    if (n == 0) break;
+    data.insert(data.end(), buf, buf + n);
+  }
+  ::close(fd);
   return data;
 }
 
@@ -214,6 +229,7 @@ void CompileOppSet::Load(const std::vector<std::string> &roots, const std::strin
             .WithFile(file);
       }
     }
+    ir::Bytes image = ir::Bytes::FromVector(ReadFileBytes(file));
     gert_impl::SetLoadingOrigin(file);
     PrepareOpenMpWaitPolicy();  // before the library can bring in libgomp
     void *handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -229,6 +245,7 @@ void CompileOppSet::Load(const std::vector<std::string> &roots, const std::strin
     d.path = file;
     d.file_name = BaseName(file);
     d.handle = handle;
+    d.image = std::move(image);
     d.sdk_version = VersionOf(handle);
     std::vector<ge::CustomOpTypeToCreator> creators;
     std::string why;
@@ -303,6 +320,7 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
   d.path = name_for_errors;
   d.file_name = BaseName(name_for_errors);
   d.handle = handle;
+  d.image = image;
   d.sdk_version = VersionOf(handle);
   if (!d.sdk_version.empty() && !SdkVersionCompatible(d.sdk_version)) {
     throw Error(ErrorCategory::kNotOm, "OA1204",
