@@ -169,6 +169,7 @@ TEST_CASE("atc op compile cache folder: flag, else ASCEND_CACHE_PATH, else $HOME
                                 "cache is used."));
   REQUIRE(CacheLines(bad.err).empty());
 
+  REQUIRE(mkdir(f.cache.c_str(), 0755) == 0);
   WriteBytes(f.cache + "/op_cache.ini", "[op_compiler_cache]\nmax_op_cache_size=lots\n");
   auto ini = f.Atc("ini", "DT_FLOAT", {3});
   REQUIRE(Contains(ini.err, "atc: warning: '" + f.cache + "/op_cache.ini': max_op_cache_size=lots is not an integer in "

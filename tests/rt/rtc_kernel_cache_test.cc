@@ -264,3 +264,42 @@ TEST_CASE("kernel cache: a folder that cannot be created is warned about and the
   REQUIRE(StartsWith(f.warnings[0], "cannot create the op compile cache folder '" + f.soc_dir + "' (Not a directory)"));
   REQUIRE(f.Compiles() == 1);
 }
+
+TEST_CASE("kernel cache: ccache works as OPENATC_RTC_LAUNCHER, and a cache hit does not run it", "[rt][rtc][cache]") {
+  if (std::system("command -v ccache >/dev/null 2>&1") != 0) {
+    WARN("ccache is not installed: skipped");
+    return;
+  }
+  CacheFixture f;
+  const std::string ccache_dir = f.dir + "/ccache";
+  setenv("CCACHE_DIR", ccache_dir.c_str(), 1);
+  setenv("OPENATC_RTC_LAUNCHER", "ccache", 1);
+  auto stat = [&](const std::string &name) {
+    const std::string cmd = "ccache --print-stats | awk '$1 == \"" + name + "\" { print $2 }'";
+    std::string out;
+    if (FILE *p = popen(cmd.c_str(), "r")) {
+      char buf[64];
+      while (fgets(buf, sizeof buf, p)) out += buf;
+      pclose(p);
+    }
+    return std::atoi(out.c_str());
+  };
+  // Our cache off: ccache itself caches the compile step (the second is a ccache hit).
+  f.Set(Mode::kDisable);
+  auto a = Add("double");
+  auto b = Add("double");
+  REQUIRE(a.rc == ACL_SUCCESS);
+  REQUIRE(b.rc == ACL_SUCCESS);
+  REQUIRE(a.binary == b.binary);
+  REQUIRE(stat("direct_cache_hit") + stat("preprocessed_cache_hit") == 1);
+  const int calls = stat("cache_miss") + stat("direct_cache_hit") + stat("preprocessed_cache_hit");
+  // Our cache on: the cold compile goes through ccache (a ccache hit), the warm one runs nothing.
+  f.Set(Mode::kEnable);
+  REQUIRE(Add("double").rc == ACL_SUCCESS);
+  REQUIRE(Add("double").rc == ACL_SUCCESS);
+  const auto l = f.Take();
+  REQUIRE(l.size() == 3);
+  REQUIRE(StartsWith(l[2], "compile cache hit "));
+  REQUIRE(stat("cache_miss") + stat("direct_cache_hit") + stat("preprocessed_cache_hit") == calls + 1);
+  unsetenv("CCACHE_DIR");
+}

@@ -88,13 +88,19 @@ Lookup Read(const std::string &base, const std::string &key) {
     r.problem = has_meta ? "its .bin is missing" : "its .json is missing";
     return r;
   }
-  nlohmann::json meta = nlohmann::json::parse(meta_text, nullptr, false);
-  if (!meta.is_object() || meta.value("format", "") != kKernelCacheFormat || meta.value("key", "") != key) {
+  const nlohmann::json meta = nlohmann::json::parse(meta_text, nullptr, false);
+  auto text = [&](const char *field) {
+    auto it = meta.is_object() ? meta.find(field) : meta.end();
+    return it != meta.end() && it->is_string() ? it->get<std::string>() : std::string();
+  };
+  if (text("format") != kKernelCacheFormat || text("key") != key) {
     r.problem = "its .json is not an entry of this key";
     return r;
   }
+  const auto size = meta.find("binary_size");
   const std::string hash = Hex128(XXH3_128bits(bin.data(), bin.size()));
-  if (meta.value("binary_size", static_cast<uint64_t>(0)) != bin.size() || meta.value("binary_xxh3_128", "") != hash) {
+  if (size == meta.end() || !size->is_number_unsigned() || size->get<uint64_t>() != bin.size() ||
+      text("binary_xxh3_128") != hash) {
     r.problem = "its binary does not match the size and hash its .json records";
     return r;
   }
