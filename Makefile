@@ -32,7 +32,7 @@ help:
 	@echo "make fuzz     build the libFuzzer targets ($(FUZZERS)) and their seeds with clang-19 into $(FUZZ_BUILD)/"
 	@echo "make fuzz-smoke  make fuzz, then run each of FUZZERS for FUZZ_TIME=$(FUZZ_TIME) s; fails on any finding"
 	@echo "make conformance  run every ONNX backend case of libonnx-testdata and OpenATC's opset-18+ cases; rewrites docs/conformance.md, docs/conformance-newer.md"
-	@echo "make bench    build and run the benchmarks (OM load vs read(), sink replay vs Execute every run, memory-plan arena)"
+	@echo "make bench    build and run the benchmarks (OM load vs read(), sink replay vs Execute every run, memory-plan arena, op compile cache cold vs warm)"
 	@echo "make bench-ort  install onnxruntime-node (npm) into $(BUILD)/ort-peer and run omrun vs ONNX Runtime on the shared models"
 	@echo "make install  install a CANN-shaped tree into PREFIX=$(PREFIX) (then: source PREFIX/set_env.sh)"
 	@echo "make clean    remove the build folders"
@@ -98,6 +98,7 @@ bench: deps build
 	$(BUILD)/tests/om_load_bench 100 9
 	OPENATC_SOURCE_DIR=$(CURDIR) OPENATC_BUILD_DIR=$(CURDIR)/$(BUILD) $(BUILD)/tests/sink_bench
 	$(BUILD)/tests/arena_bench
+	OPENATC_SOURCE_DIR=$(CURDIR) OPENATC_BUILD_DIR=$(CURDIR)/$(BUILD) $(BUILD)/tests/kernel_cache_bench
 
 # omrun vs ONNX Runtime: onnxruntime-node from npm into $(BUILD)/ort-peer (README.md "Benchmarks").
 bench-ort: deps build

@@ -10,30 +10,31 @@ std::string Dims(const std::vector<int64_t> &dims) {
   for (size_t i = 0; i < dims.size(); ++i) s += (i ? ", \"" : "\"") + std::to_string(dims[i]) + "\"";
   return s;
 }
-std::string Desc(const std::string &dtype, const std::vector<int64_t> &dims) {
+}  // namespace
+
+std::string DescJson(const std::string &dtype, const std::vector<int64_t> &dims) {
   return "{ \"dtype\": \"" + dtype + "\", \"shape\": { \"dim\": [" + Dims(dims) + "] }, \"layout\": \"ND\" }";
 }
-std::string DataOp(const std::string &name, int index, const std::string &desc) {
+std::string DataOpJson(const std::string &name, int index, const std::string &desc) {
   return "{ \"name\": \"" + name + "\", \"type\": \"Data\", \"input\": [\"\"], \"attr\": { \"index\": { \"i\": \"" +
          std::to_string(index) + "\" } }, \"inputDesc\": [" + desc + "], \"outputDesc\": [" + desc + "] }";
 }
-}  // namespace
 
 std::string AxpyGraphJson(const std::string &dtype, const std::vector<int64_t> &dims, float alpha, bool set_alpha) {
-  const std::string d = Desc(dtype, dims);
+  const std::string d = DescJson(dtype, dims);
   char alpha_text[32];
   std::snprintf(alpha_text, sizeof(alpha_text), "%.9g", alpha);
   return "{ \"name\": \"axpy\", \"graph\": [ { \"name\": \"axpy_graph\", \"output\": [\"axpy:0\"], \"op\": [" +
-         DataOp("x1", 0, d) + ", " + DataOp("x2", 1, d) +
+         DataOpJson("x1", 0, d) + ", " + DataOpJson("x2", 1, d) +
          ", { \"name\": \"axpy\", \"type\": \"AxpyCustom\", \"input\": [\"x1:0\", \"x2:0\"]" +
          (set_alpha ? std::string(", \"attr\": { \"alpha\": { \"f\": ") + alpha_text + " } }" : std::string()) +
          " } ] } ] }";
 }
 
 std::string UnaryGraphJson(const std::string &op_type, const std::vector<int64_t> &dims) {
-  const std::string d = Desc("DT_FLOAT", dims);
+  const std::string d = DescJson("DT_FLOAT", dims);
   return "{ \"name\": \"unary\", \"graph\": [ { \"name\": \"unary\", \"output\": [\"op:0\"], \"op\": [" +
-         DataOp("x", 0, d) + ", { \"name\": \"op\", \"type\": \"" + op_type + "\", \"input\": [\"x:0\"] } ] } ] }";
+         DataOpJson("x", 0, d) + ", { \"name\": \"op\", \"type\": \"" + op_type + "\", \"input\": [\"x:0\"] } ] } ] }";
 }
 
 CommandResult RunAtc(const std::vector<std::string> &args, const std::string &opp_path) {

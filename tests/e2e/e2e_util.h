@@ -9,6 +9,11 @@
 
 namespace openatc::testing {
 
+/// A GE IR JSON tensor descriptor: {"dtype": dtype, "shape": {"dim": dims}, "layout": "ND"}.
+std::string DescJson(const std::string &dtype, const std::vector<int64_t> &dims);
+/// A GE IR JSON Data op `name` (attr index) with `desc` as its input and output descriptor.
+std::string DataOpJson(const std::string &name, int index, const std::string &desc);
+
 /// Data x1, Data x2 (both `dtype`, `dims`) -> AxpyCustom(alpha) -> NetOutput, as GE IR JSON.
 /// Without `set_alpha` the node has no attr map (the REG_OP default applies).
 std::string AxpyGraphJson(const std::string &dtype, const std::vector<int64_t> &dims, float alpha,

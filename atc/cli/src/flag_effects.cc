@@ -32,6 +32,9 @@ const Effect kEffects[] = {
     {"modify_mixlist", true, true, "the mixed-precision op lists"},
     {"output_type", true, true, "model outputs cast to the type (passes/io_dtypes.cc)"},
     {"input_fp16_nodes", true, true, "Data inputs fed as float16 (passes/io_dtypes.cc)"},
+    // The host RTC's op compile cache (device/rtc/src/kernel_cache.h).
+    {"op_compiler_cache_mode", true, true, "the host RTC's op compile cache"},
+    {"op_compiler_cache_dir", true, true, "the host RTC's op compile cache folder"},
 };
 
 const Effect *Find(const std::string &flag) {

@@ -80,6 +80,7 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
     passes::ApplyPrecision(graph, passes::PrecisionConfigFromOptions(options.ge_options), BuiltinFoldOptions(opp).op_types);
     auto types = CollectOpTypes(graph, !options.online);
     rt::SetCompileTarget(options.target);  // what the RTC compiles for in the ops' Compile
+    rt::SetKernelCache(options.kernel_cache);  // and through which op compile cache
     CompileNodes(graph, types, options);
     std::map<std::string, std::vector<uint8_t>> payloads;
     if (!options.online) payloads = SerializeOps(types);

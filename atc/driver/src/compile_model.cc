@@ -9,6 +9,7 @@
 #include "aipp_insert.h"
 #include "check_portable.h"
 #include "input_ranges.h"
+#include "kernel_cache_options.h"
 #include "openatc/atc/driver.h"
 #include "openatc/atc/flag_effects.h"
 #include "openatc/atc/gear_spec.h"
@@ -154,6 +155,7 @@ compiler::CompileOptions CompileOptionsFor(const Options &options) {
   compiler::ApplyTargetOptionDefaults(copts.target, options.other_flags, copts.ge_options);  // per chip
   copts.build_record = BuildRecord(options);
   for (const auto &s : options.input_shapes) copts.input_shapes.push_back({s.name, s.dims});
+  copts.kernel_cache = KernelCacheConfigFor(options);
 
   // One warning per flag the target ignores; the table is atc/cli/src/flag_effects.cc.
   for (const std::string &line : FlagEffectWarnings(options, &copts.target)) LogWarning(line);

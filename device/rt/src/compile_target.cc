@@ -1,5 +1,7 @@
-// The process's compile target (openatc/rt/runtime.h SetCompileTarget / CompileTarget): one value
-// in libascendcl.so, set by the compiler, read by the RTC (device/rtc/src/rtc_dispatch.cc).
+// The process's compile target and op compile cache setting (openatc/rt/runtime.h
+// SetCompileTarget / CompileTarget, SetKernelCache / KernelCache): one value each in
+// libascendcl.so, set by the compiler, read by the RTC (device/rtc/src/rtc_dispatch.cc,
+// device/rtc/src/kernel_cache.cc).
 #include <mutex>
 
 #include "openatc/rt/runtime.h"
@@ -14,7 +16,22 @@ openatc::Target &Current() {
   return *target;
 }
 
+KernelCacheConfig &CurrentCache() {
+  static auto *config = new KernelCacheConfig();  // never destroyed: read until exit
+  return *config;
+}
+
 }  // namespace
+
+void SetKernelCache(const KernelCacheConfig &config) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  CurrentCache() = config;
+}
+
+KernelCacheConfig KernelCache() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return CurrentCache();
+}
 
 void SetCompileTarget(const openatc::Target &target) {
   std::lock_guard<std::mutex> lock(g_mutex);

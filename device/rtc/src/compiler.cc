@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 
 #include "acl/acl_rt_compile.h"
 #include "acl/acl_rtc_error.h"
@@ -129,6 +130,9 @@ std::string AscendCIncludeDir() {
 namespace {
 
 const char *const kNoCompilerHint = "Install clang (clang-19 preferred) or set OPENATC_HOST_CXX to a C++ compiler";
+/** The flags every compile gets before the user's, and every shared-object link after them. */
+const char *const kBaseFlags[] = {"-fPIC", "-O2", "-std=c++17"};
+const char *const kLinkFlags[] = {"-fuse-ld=bfd", "-Wl,--build-id=none"};
 
 /** The words of $OPENATC_RTC_LAUNCHER (split on blanks), empty when unset. */
 std::vector<std::string> LauncherWords() {
@@ -160,14 +164,15 @@ CompileResult CompileDirect(const CompileRequest &request, const std::string &cx
   HeaderDir header_dir(request.headers);
   Fd memfd(memfd_create("openatc-rtc-output", 0));  // inherited by the compiler and its linker
   if (memfd.fd < 0) Fail(ACL_ERROR_RTC_FAILURE, std::string("memfd_create failed: ") + std::strerror(errno));
-  std::vector<std::string> args = {cxx, request.object ? "-c" : "-shared", "-fPIC", "-O2", "-std=c++17"};
+  std::vector<std::string> args = {cxx, request.object ? "-c" : "-shared"};
+  args.insert(args.end(), std::begin(kBaseFlags), std::end(kBaseFlags));
   AppendSdkIncludes(args);
   if (!header_dir.path().empty()) {
     args.push_back("-I" + header_dir.path());
     args.push_back("-ffile-prefix-map=" + header_dir.path() + "=.");
   }
   for (const auto &f : request.user_flags) args.push_back(f);
-  if (!request.object) args.insert(args.end(), {"-fuse-ld=bfd", "-Wl,--build-id=none"});
+  if (!request.object) args.insert(args.end(), std::begin(kLinkFlags), std::end(kLinkFlags));
   args.insert(args.end(), {"-o", "/proc/self/fd/" + std::to_string(memfd.fd), "-x", "c++", "-"});
   ChildResult child = RunChild(args, request.source, "", "the host compiler", kNoCompilerHint);
   CompileResult result;
@@ -196,7 +201,8 @@ CompileResult CompileWithLauncher(const CompileRequest &request, const std::stri
   files.emplace_back("openatc_rtc_kernel.cc", request.source);
   HeaderDir work(files);
   std::vector<std::string> args = launcher;
-  args.insert(args.end(), {cxx, "-c", "-fPIC", "-O2", "-std=c++17"});
+  args.insert(args.end(), {cxx, "-c"});
+  args.insert(args.end(), std::begin(kBaseFlags), std::end(kBaseFlags));
   AppendSdkIncludes(args);
   args.push_back("-I.");
   for (const auto &f : request.user_flags) args.push_back(f);
@@ -210,8 +216,10 @@ CompileResult CompileWithLauncher(const CompileRequest &request, const std::stri
   std::string out = "openatc_rtc_kernel.o";
   if (!request.object) {
     out = "openatc_rtc_kernel.so";
-    ChildResult link = RunChild({cxx, "-shared", "-fuse-ld=bfd", "-Wl,--build-id=none", "openatc_rtc_kernel.o", "-o", out},
-                                "", work.path(), "the host compiler", kNoCompilerHint);
+    std::vector<std::string> link_args = {cxx, "-shared"};
+    link_args.insert(link_args.end(), std::begin(kLinkFlags), std::end(kLinkFlags));
+    link_args.insert(link_args.end(), {"openatc_rtc_kernel.o", "-o", out});
+    ChildResult link = RunChild(link_args, "", work.path(), "the host compiler", kNoCompilerHint);
     result.log += link.log;
     if (!link.ok) return result;
   }
@@ -223,6 +231,13 @@ CompileResult CompileWithLauncher(const CompileRequest &request, const std::stri
 }
 
 }  // namespace
+
+std::vector<std::string> FixedCompileArgs(bool object) {
+  std::vector<std::string> args(std::begin(kBaseFlags), std::end(kBaseFlags));
+  AppendSdkIncludes(args);
+  if (!object) args.insert(args.end(), std::begin(kLinkFlags), std::end(kLinkFlags));
+  return args;
+}
 
 CompileResult Compile(const CompileRequest &request) {
   const std::string cxx = CompilerPath();

@@ -32,6 +32,10 @@ std::string SdkIncludeDir();
  *  else the SDK include folder's ascendc/. */
 std::string AscendCIncludeDir();
 
+/** The flags the RTC adds to every compile of this kind (base flags, SDK and Ascend C include
+ *  folders, the link flags of a shared object), in order: part of the compile cache's key. */
+std::vector<std::string> FixedCompileArgs(bool object);
+
 /** Compiles. Returns ok=false with the compiler's output for compile errors; throws
  *  openatc::Error (code "ACL<n>") when the compiler cannot be run at all. */
 CompileResult Compile(const CompileRequest &request);

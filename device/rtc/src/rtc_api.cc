@@ -13,6 +13,7 @@
 #include "acl/acl_rt_compile.h"
 #include "acl/acl_rtc_error.h"
 #include "compiler.h"
+#include "kernel_cache.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
 #include "openatc/rt/runtime.h"
@@ -169,7 +170,7 @@ ACL_FUNC_VISIBILITY aclError aclrtcCompileProg(aclrtcProg prog, int numOptions, 
     }
     request.source = PrepareAscendC(p->source, p->name, p->exprs);
     request.headers = p->headers;
-    CompileResult r = Compile(request);
+    CompileResult r = CompileThroughCache(request, p->name, [&] { return Compile(request); });
     p->log = r.log;
     if (!r.ok) {
       std::string first_line = FirstErrorLine(r.log);

@@ -18,6 +18,7 @@
 #include "openatc/ir/graph.h"
 #include "openatc/om/model.h"
 #include "openatc/opp/deliverable.h"
+#include "openatc/rt/runtime.h"
 
 namespace openatc::compiler {
 
@@ -50,6 +51,9 @@ struct CompileOptions {
   /// by default, as in GE. Also off when ge_options has "ge.oo.constantFolding" = "false" (atc
   /// --oo_constant_folding=false); "ge.oo.deadCodeElimination" = "false" keeps dead nodes.
   bool fold_constants = true;
+  /// The op compile cache the RTC uses in the ops' Compile (atc --op_compiler_cache_mode; set with
+  /// the target through openatc::rt::SetKernelCache). Disabled by default, as in ATC.
+  rt::KernelCacheConfig kernel_cache;
 };
 
 /// Runs the whole pipeline on `graph` (consumed). Throws openatc::Error naming the file, node and

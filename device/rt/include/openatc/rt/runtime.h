@@ -78,6 +78,34 @@ OPENATC_RT_EXPORT std::string ActiveBackend();
 OPENATC_RT_EXPORT void SetCompileTarget(const openatc::Target &target);
 OPENATC_RT_EXPORT openatc::Target CompileTarget();
 
+/** The op compile cache of the host RTC (atc --op_compiler_cache_mode / --op_compiler_cache_dir;
+ *  device/rtc/src/kernel_cache.h). Set by the compiler with the compile target (CompileGraph,
+ *  from CompileOptions::kernel_cache) and read by every later aclrtcCompileProg of a host-RTC
+ *  program; never read from the environment by the RTC. */
+struct KernelCacheConfig {
+  enum class Mode { kDisable, kEnable, kForce };
+  Mode mode = Mode::kDisable;  ///< ATC's default: disable
+  /// The cache folder, resolved (flag > $ASCEND_CACHE_PATH > $HOME/atc_data); entries live in
+  /// <dir>/kernel_cache/<soc_version>/.
+  std::string dir;
+  /// Non-empty when debug options are on (--op_debug_level other than 0, --op_debug_config):
+  /// every compile bypasses the cache, as in ATC; the text says why ("--op_debug_level=2").
+  std::string bypass_reason;
+  /// max_op_cache_size (MB, 1 MB = 2^20 bytes) of one <soc_version> folder; -1 = no aging.
+  int64_t max_size_mb = 500;
+  /// remain_cache_size_ratio (1..100): aging deletes down to this share of max_size_mb.
+  int remain_ratio = 50;
+  /// Receives one line per kernel compile ("compile cache hit <key>", "... miss <key>",
+  /// "... stored <key>"); may be empty. Called from the compiling thread.
+  std::function<void(const std::string &)> info;
+  /// Receives a problem of the cache folder (the compile goes on without the cache); may be empty.
+  std::function<void(const std::string &)> warning;
+};
+/** Replaces the process's op compile cache setting (thread-safe; later compiles use it). */
+OPENATC_RT_EXPORT void SetKernelCache(const KernelCacheConfig &config);
+/** The current setting (a copy); Mode::kDisable until SetKernelCache is called. */
+OPENATC_RT_EXPORT KernelCacheConfig KernelCache();
+
 /** The kernel name of a function handle ("" for an unknown handle). */
 OPENATC_RT_EXPORT std::string FunctionName(aclrtFuncHandle func);
 /** The binary a function handle belongs to (nullptr for an unknown handle). */
