@@ -23,7 +23,7 @@ TEST_CASE("om: Serialize + ReadBytes keeps every field", "[om]") {
   const auto img = om::Serialize(m);
   const om::Model r = om::ReadBytes(img.data(), img.size());
   CHECK(r.format_major == 1);
-  CHECK(r.format_minor == 2);
+  CHECK(r.format_minor == 3);
   omtest::CheckModelsEqual(m, r);
   // Values checked by hand too, so a symmetric bug in both directions cannot hide.
   const auto &add = r.graph.nodes.at(2);

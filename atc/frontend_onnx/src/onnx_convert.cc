@@ -191,6 +191,8 @@ class Converter {
     auto it = types_.find(tensor);
     if (it == types_.end()) return d;
     const onnx::TypeProto *tp = it->second;
+    // No type at all (subgraph value_info of function-expanded models): inferred by the compiler.
+    if (tp->value_case() == onnx::TypeProto::VALUE_NOT_SET) return d;
     if (tp->has_optional_type()) {
       tp = &tp->optional_type().elem_type();
       d.value_kind = tp->has_sequence_type() ? ir::ValueKind::kOptionalSequence : ir::ValueKind::kOptionalTensor;
