@@ -6,6 +6,7 @@
 
 #include "openatc/common/error.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/ir/attr_get.h"
 #include "openatc/ir/control_flow.h"
 
 namespace openatc::compiler {
@@ -62,14 +63,8 @@ ir::TensorDesc InsertDim(ir::TensorDesc d, int64_t axis, int64_t len) {
   return d;
 }
 
-int64_t IntAttr(const ir::Node &n, const char *name, int64_t dflt) {
-  auto it = n.attrs.find(name);
-  return it != n.attrs.end() && it->second.kind == ir::AttrKind::kInt ? it->second.i : dflt;
-}
-std::vector<int64_t> IntsAttr(const ir::Node &n, const char *name) {
-  auto it = n.attrs.find(name);
-  return it != n.attrs.end() && it->second.kind == ir::AttrKind::kListInt ? it->second.list_i : std::vector<int64_t>{};
-}
+using ir::IntAttrOr;
+using ir::IntsAttrOr;
 
 ir::Graph &Body(ir::Node &n, const char *attr) {
   auto it = n.attrs.find(attr);
@@ -108,6 +103,15 @@ std::vector<ir::TensorDesc> InferBody(ir::Node &n, ir::Graph &g, const std::vect
   return out;
 }
 
+// The node's own (ONNX) inputs: all but the captured ones.
+size_t ExplicitInputs(const ir::Node &n) {
+  const size_t captures = ir::CapturedInputs(n);
+  if (captures > n.inputs.size())
+    throw Error(ErrorCategory::kGraph, "OA1111", "attr openatc_captures counts more inputs than the node has",
+                "Set openatc_captures to the number of captured outer-scope inputs").WithNode(n.name, n.type);
+  return n.inputs.size() - captures;
+}
+
 ir::TensorDesc In(const ir::Node &n, size_t k) {
   return k < n.input_descs.size() && n.inputs[k].connected() ? n.input_descs[k] : ir::TensorDesc{};
 }
@@ -125,7 +129,7 @@ void InferIf(ir::Node &n) {
 }
 
 void InferLoop(ir::Node &n) {
-  const size_t explicit_in = n.inputs.size() - ir::CapturedInputs(n);
+  const size_t explicit_in = ExplicitInputs(n);
   const size_t states = explicit_in >= 2 ? explicit_in - 2 : 0;
   ir::TensorDesc iter{};
   iter.dtype = ge::DT_INT64;
@@ -144,16 +148,16 @@ void InferLoop(ir::Node &n) {
 
 // Scan-9+: inputs = N states then M scan inputs; Scan-8: a first input sequence_lens and a batch dim 0 everywhere.
 void InferScan(ir::Node &n) {
-  const bool v8 = IntAttr(n, "onnx_opset", 9) < 9;
+  const bool v8 = IntAttrOr(n, "onnx_opset", 9) < 9;
   const size_t first = v8 ? 1 : 0;
-  const size_t explicit_in = n.inputs.size() - ir::CapturedInputs(n);
-  const size_t m = static_cast<size_t>(std::max<int64_t>(0, IntAttr(n, "num_scan_inputs", 0)));
+  const size_t explicit_in = ExplicitInputs(n);
+  const size_t m = static_cast<size_t>(std::max<int64_t>(0, IntAttrOr(n, "num_scan_inputs", 0)));
   if (m + first > explicit_in)
     throw Error(ErrorCategory::kGraph, "OA1111", "num_scan_inputs is larger than the number of inputs",
                 "Set num_scan_inputs to the number of scanned inputs").WithNode(n.name, n.type);
   const size_t states = explicit_in - first - m;
-  const auto in_axes = IntsAttr(n, "scan_input_axes");
-  const auto out_axes = IntsAttr(n, "scan_output_axes");
+  const auto in_axes = IntsAttrOr(n, "scan_input_axes");
+  const auto out_axes = IntsAttrOr(n, "scan_output_axes");
   std::vector<ir::TensorDesc> formal;
   for (size_t k = 0; k < states; ++k) formal.push_back(v8 ? DropDim(In(n, first + k), 0) : In(n, first + k));
   for (size_t j = 0; j < m; ++j) {
@@ -174,7 +178,7 @@ void InferScan(ir::Node &n) {
 }
 
 void InferSequenceMap(ir::Node &n) {
-  const size_t explicit_in = n.inputs.size() - ir::CapturedInputs(n);
+  const size_t explicit_in = ExplicitInputs(n);
   std::vector<ir::TensorDesc> formal;
   for (size_t k = 0; k < explicit_in; ++k) formal.push_back(WithKind(In(n, k), ValueKind::kTensor));
   auto out = InferBody(n, Body(n, "body"), formal);

@@ -52,31 +52,27 @@ class Converter {
   ir::Graph Run() {
     ReadOpsets();
     const onnx::GraphProto &gp = model_.graph();
-    graph_.name = gp.name().empty() ? "onnx_graph" : gp.name();
+    ConvertGraph(gp, "onnx_graph");
+    if (!problems_.empty()) ThrowProblems();
+    return std::move(graph_);
+  }
+
+  // A subgraph body: outer-scope names become captures (Resolve). Problems are left for the
+  // parent to report.
+  void RunBody(const onnx::GraphProto &gp) {
+    opsets_ = parent_->opsets_;
+    ConvertGraph(gp, "subgraph");
+  }
+
+  // Inputs (those that are not initializers), initializers, nodes and outputs of `gp`.
+  void ConvertGraph(const onnx::GraphProto &gp, const char *default_name) {
+    graph_.name = gp.name().empty() ? default_name : gp.name();
     for (const auto *list : {&gp.input(), &gp.output(), &gp.value_info()})
       for (const auto &vi : *list) types_.emplace(vi.name(), &vi.type());
     std::set<std::string> initializers;
     for (const auto &t : gp.initializer()) initializers.insert(t.name());
     for (const auto &in : gp.input())
       if (!initializers.count(in.name())) AddData(in);
-    for (const auto &t : gp.initializer()) AddInitializer(t);
-    for (const auto &t : gp.sparse_initializer())
-      problems_.push_back({"initializer '" + t.values().name() + "'", "sparse initializers are not supported"});
-    const std::string output_name = namer_.Unique("Node_Output");
-    for (int i = 0; i < gp.node_size(); ++i) AddNode(gp.node(i), i);
-    AddOutputs(gp, output_name);
-    if (!problems_.empty()) ThrowProblems();
-    return std::move(graph_);
-  }
-
-  // A subgraph body: its formal inputs, initializers, nodes and outputs; outer-scope names become
-  // captures (Resolve). Problems are left for the parent to report.
-  void RunBody(const onnx::GraphProto &gp) {
-    opsets_ = parent_->opsets_;
-    graph_.name = gp.name().empty() ? "subgraph" : gp.name();
-    for (const auto *list : {&gp.input(), &gp.output(), &gp.value_info()})
-      for (const auto &vi : *list) types_.emplace(vi.name(), &vi.type());
-    for (const auto &in : gp.input()) AddData(in);
     for (const auto &t : gp.initializer()) AddInitializer(t);
     for (const auto &t : gp.sparse_initializer())
       problems_.push_back({"initializer '" + t.values().name() + "'", "sparse initializers are not supported"});

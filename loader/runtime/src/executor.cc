@@ -282,28 +282,13 @@ class Run {
 
   std::vector<HostTensor> Execute() {
     BindOutputs();
-    for (size_t i = 0; i < g_.nodes.size(); ++i) {
-      const ir::Node &node = g_.nodes[i];
-      if (node.type == ir::kNetOutput) continue;
-      if (node.type == ir::kData) FeedInput(i);
-      else if (node.type == ir::kConst || node.type == ir::kConstant) BindConst(i);
-      else if (ir::IsNativeOp(node.type)) RunNative(i);
-      else if (im_.observer == nullptr) RunCustom(i);
-      else RunObserved(i);
-    }
+    RunNodes();
     return Collect();
   }
 
   // Execute for a subgraph: its outputs as values (sequences and optionals included).
   std::vector<RtValue> ExecuteValues() {
-    for (size_t i = 0; i < g_.nodes.size(); ++i) {
-      const ir::Node &node = g_.nodes[i];
-      if (node.type == ir::kNetOutput) continue;
-      if (node.type == ir::kData) FeedInput(i);
-      else if (node.type == ir::kConst || node.type == ir::kConstant) BindConst(i);
-      else if (ir::IsNativeOp(node.type)) RunNative(i);
-      else RunCustom(i);
-    }
+    RunNodes();
     std::vector<RtValue> out;
     for (const auto &o : g_.outputs) out.push_back(ValueOf(values_.at({o.node, o.index})));
     return out;
@@ -404,6 +389,18 @@ class Run {
     v.pending = uses_[{ni, 0}];
     labels_[{ni, 0}] =
         "weight '" + node.name + "' of model " + im_.path + " (" + std::to_string(c.data.size) + " bytes)";
+  }
+
+  void RunNodes() {
+    for (size_t i = 0; i < g_.nodes.size(); ++i) {
+      const ir::Node &node = g_.nodes[i];
+      if (node.type == ir::kNetOutput) continue;
+      if (node.type == ir::kData) FeedInput(i);
+      else if (node.type == ir::kConst || node.type == ir::kConstant) BindConst(i);
+      else if (ir::IsNativeOp(node.type)) RunNative(i);
+      else if (im_.observer == nullptr) RunCustom(i);
+      else RunObserved(i);
+    }
   }
 
   // A value as native ops take it: a copy of its tensor, or its sequence / optional.

@@ -8,6 +8,7 @@
 
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
+#include "openatc/ir/attr_get.h"
 #include "openatc/ir/control_flow.h"
 #include "tensor_pieces.h"
 
@@ -70,14 +71,8 @@ HostTensor MakeScalar(ge::DataType dt, int64_t v) {
   return t;
 }
 
-int64_t IntAttr(const ir::Node &n, const char *name, int64_t dflt) {
-  auto it = n.attrs.find(name);
-  return it != n.attrs.end() && it->second.kind == ir::AttrKind::kInt ? it->second.i : dflt;
-}
-std::vector<int64_t> IntsAttr(const ir::Node &n, const char *name) {
-  auto it = n.attrs.find(name);
-  return it != n.attrs.end() && it->second.kind == ir::AttrKind::kListInt ? it->second.list_i : std::vector<int64_t>{};
-}
+using ir::IntAttrOr;
+using ir::IntsAttrOr;
 int64_t At(const std::vector<int64_t> &v, size_t k, int64_t dflt) { return k < v.size() ? v[k] : dflt; }
 
 // The node's captured values (openatc/ir/control_flow.h): its last inputs.
@@ -112,6 +107,7 @@ std::vector<RtValue> RunIf(const ir::Node &n, const std::vector<RtValue> &in, co
 
 std::vector<RtValue> RunLoop(const ir::Node &n, const std::vector<RtValue> &in, const SubgraphRunner &run) {
   const size_t explicit_in = ExplicitInputs(n, in);
+  if (explicit_in < 2 || explicit_in - 2 > n.output_descs.size()) Fail(n, "the node's inputs and outputs do not fit a Loop");
   int64_t trips = std::numeric_limits<int64_t>::max();
   if (Given(in, 0) && in[0].tensor.dtype != ge::DT_UNDEFINED) trips = Scalar(n, TensorOf(n, in, 0), "M");
   bool cond = true;
@@ -174,20 +170,21 @@ std::vector<RtValue> ScanOnce(const ir::Node &n, std::vector<RtValue> state, con
 }
 
 std::vector<RtValue> RunScan(const ir::Node &n, const std::vector<RtValue> &in, const SubgraphRunner &run) {
-  const bool v8 = IntAttr(n, "onnx_opset", 9) < 9;
+  const bool v8 = IntAttrOr(n, "onnx_opset", 9) < 9;
   const size_t first = v8 ? 1 : 0;
   const size_t explicit_in = ExplicitInputs(n, in);
-  const size_t m = static_cast<size_t>(IntAttr(n, "num_scan_inputs", 0));
+  const size_t m = static_cast<size_t>(IntAttrOr(n, "num_scan_inputs", 0));
   if (m + first > explicit_in) Fail(n, "num_scan_inputs is larger than the number of inputs");
   const size_t n_states = explicit_in - first - m;
+  if (n_states > n.output_descs.size()) Fail(n, "the node has fewer outputs than state variables");
   const size_t k_outs = n.output_descs.size() - n_states;
   const std::vector<RtValue> captures = Captures(n, in);
   if (!v8) {
     std::vector<RtValue> state(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(n_states));
     std::vector<HostTensor> scan_in;
     for (size_t j = 0; j < m; ++j) scan_in.push_back(TensorOf(n, in, n_states + j));
-    return ScanOnce(n, state, scan_in, captures, IntsAttr(n, "scan_input_axes"), IntsAttr(n, "scan_input_directions"),
-                    IntsAttr(n, "scan_output_axes"), IntsAttr(n, "scan_output_directions"), k_outs, run);
+    return ScanOnce(n, state, scan_in, captures, IntsAttrOr(n, "scan_input_axes"), IntsAttrOr(n, "scan_input_directions"),
+                    IntsAttrOr(n, "scan_output_axes"), IntsAttrOr(n, "scan_output_directions"), k_outs, run);
   }
   // Scan-8: batch dim 0 on every state and scan input; scan axis 1; `directions` per scan input.
   const HostTensor &probe = TensorOf(n, in, first + (m ? n_states : 0));
@@ -195,6 +192,8 @@ std::vector<RtValue> RunScan(const ir::Node &n, const std::vector<RtValue> &in, 
   const int64_t batch = probe.shape[0];
   if (Given(in, 0) && in[0].tensor.dtype != ge::DT_UNDEFINED) {
     const HostTensor &lens = in[0].tensor;
+    if (ShapeElementCount(lens.shape) != batch || (lens.dtype != ge::DT_INT32 && lens.dtype != ge::DT_INT64))
+      Fail(n, "sequence_lens must hold one int32/int64 value per batch entry");
     for (int64_t b = 0; b < batch && m > 0; ++b) {
       int64_t l = 0;
       if (lens.dtype == ge::DT_INT32) { int32_t v; std::memcpy(&v, lens.data.data() + 4 * b, 4); l = v; }
@@ -209,7 +208,7 @@ std::vector<RtValue> RunScan(const ir::Node &n, const std::vector<RtValue> &in, 
     for (size_t k = 0; k < n_states; ++k) state.push_back(TensorValue(SliceAxis(TensorOf(n, in, first + k), 0, b, 1, false)));
     std::vector<HostTensor> scan_in;
     for (size_t j = 0; j < m; ++j) scan_in.push_back(SliceAxis(TensorOf(n, in, first + n_states + j), 0, b, 1, false));
-    auto out = ScanOnce(n, state, scan_in, captures, {}, IntsAttr(n, "directions"), {}, {}, k_outs, run);
+    auto out = ScanOnce(n, state, scan_in, captures, {}, IntsAttrOr(n, "directions"), {}, {}, k_outs, run);
     for (size_t k = 0; k < out.size(); ++k) per_out[k].push_back(std::move(out[k].tensor));
   }
   std::vector<RtValue> result;
@@ -247,15 +246,16 @@ size_t Position(const ir::Node &n, const HostTensor &t, size_t size, bool end_ok
 
 std::vector<RtValue> RunSplitToSequence(const ir::Node &n, const std::vector<RtValue> &in) {
   const HostTensor &x = TensorOf(n, in, 0);
-  const size_t axis = NormalizeAxis(IntAttr(n, "axis", 0), x.shape.size(), 0, "axis");
+  const size_t axis = NormalizeAxis(IntAttrOr(n, "axis", 0), x.shape.size(), 0, "axis");
   const int64_t dim = x.shape[axis];
   std::vector<int64_t> sizes;
   bool squeeze = false;
   if (!Given(in, 1) || in[1].tensor.dtype == ge::DT_UNDEFINED) {
     sizes.assign(static_cast<size_t>(dim), 1);
-    squeeze = IntAttr(n, "keepdims", 1) == 0;
+    squeeze = IntAttrOr(n, "keepdims", 1) == 0;
   } else {
     const HostTensor &split = in[1].tensor;
+    if (split.dtype != ge::DT_INT32 && split.dtype != ge::DT_INT64) Fail(n, "split must be int32 or int64");
     const size_t count = static_cast<size_t>(ShapeElementCount(split.shape));
     std::vector<int64_t> vals(count);
     for (size_t k = 0; k < count; ++k) {
@@ -268,7 +268,10 @@ std::vector<RtValue> RunSplitToSequence(const ir::Node &n, const std::vector<RtV
     } else {
       sizes = vals;
       int64_t total = 0;
-      for (int64_t s : sizes) total += s;
+      for (int64_t s : sizes) {
+        if (s < 0) Fail(n, "split sizes must not be negative");
+        total += s;
+      }
       if (total != dim) Fail(n, "split sums to " + std::to_string(total) + " but the axis has " + std::to_string(dim));
     }
   }
@@ -311,8 +314,8 @@ std::vector<RtValue> RunSequenceOp(const ir::Node &n, const std::vector<RtValue>
   // ConcatFromSequence
   const auto &seq = SeqOf(n, in, 0);
   if (seq.empty()) Fail(n, "the sequence is empty");
-  const bool new_axis = IntAttr(n, "new_axis", 0) != 0;
-  const size_t axis = NormalizeAxis(IntAttr(n, "axis", 0), seq.front().shape.size(), new_axis ? 1 : 0, "axis");
+  const bool new_axis = IntAttrOr(n, "new_axis", 0) != 0;
+  const size_t axis = NormalizeAxis(IntAttrOr(n, "axis", 0), seq.front().shape.size(), new_axis ? 1 : 0, "axis");
   return {TensorValue(JoinAxis(seq, axis, new_axis))};
 }
 
