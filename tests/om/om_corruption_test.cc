@@ -334,12 +334,16 @@ TEST_CASE("om corrupt: crafted graphs and artifacts", "[om]") {
   Resign(img);
   CHECK(ReadError(img) == "OA2007: envelope: node 'add' tensor 'a_tensor': unknown dtype value 1000." + kDamaged);
 
-  // An attr kind past kListListInt.
+  // An attr kind past kListGraph (1.3).
   img = base;
   at = FieldOffset(base, nodes->Get(0)->attrs()->Get(0), om::fb::Attr::VT_KIND);
+  img[at] = 16;
+  Resign(img);
+  CHECK(ReadError(img) == "OA2007: node 'x' (Data): envelope: attr 'index' has unknown kind 16." + kDamaged);
+  // Kind Graph (1.3) without a graph.
   img[at] = 14;
   Resign(img);
-  CHECK(ReadError(img) == "OA2007: node 'x' (Data): envelope: attr 'index' has unknown kind 14." + kDamaged);
+  CHECK(ReadError(img) == "OA2007: node 'x' (Data): envelope: attr 'index' of kind graph has no graph." + kDamaged);
 
   // A huge vector count: the FlatBuffers verifier refuses it.
   img = base;
