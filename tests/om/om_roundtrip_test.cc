@@ -48,7 +48,7 @@ TEST_CASE("om: layout is the documented one", "[om]") {
   CHECK(std::string(img.begin(), img.begin() + 4) == "OAOM");
   CHECK(Le64(img, 4) % (1ull << 32) == 64);           // preamble size
   CHECK((img[8] | img[9] << 8) == 1);                 // major
-  CHECK((img[10] | img[11] << 8) == 2);               // minor
+  CHECK((img[10] | img[11] << 8) == 3);               // minor
   CHECK(Le64(img, 12) % (1ull << 32) == 0);           // flags
   CHECK(Le64(img, 16) == 64);                         // envelope offset
   const uint64_t env_size = Le64(img, 24);
@@ -60,7 +60,7 @@ TEST_CASE("om: layout is the documented one", "[om]") {
   const om::ContainerInfo info = om::InspectBytes(img.data(), img.size());
   CHECK(info.magic == "OAOM");
   CHECK(info.version_major == 1);
-  CHECK(info.version_minor == 2);
+  CHECK(info.version_minor == 3);
   CHECK(info.preamble_size == 64);
   CHECK(info.envelope_offset == 64);
   CHECK(info.envelope_size == env_size);
