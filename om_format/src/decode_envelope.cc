@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "internal.h"
+#include "openatc/ir/control_flow.h"
 
 static_assert(FLATBUFFERS_LITTLEENDIAN, "the OM reader copies FlatBuffers vectors as host words");
 
@@ -64,6 +65,8 @@ class Decoder {
   ir::AttrValue Attr(const fb::Attr &a, const ir::Node &node, const std::string &name);
   void Plan(const fb::NodePlan &p, ir::Node &node);
   void DecodeGraph(const fb::Graph &g, ir::Graph &out);
+  std::shared_ptr<ir::Graph> Subgraph(const fb::Graph &g, const ir::Node &node, const std::string &name);
+  int depth_ = 0;  ///< subgraph nesting of the graph being decoded
   void DecodeGears(const fb::Model &root);
   void AddUse(int32_t segment, SegmentKind kind, ir::Bytes *dest, std::string part,
               const ir::Node *node) {
@@ -108,6 +111,10 @@ ir::TensorDesc Decoder::Desc(const fb::TensorDesc *d, const std::string &where) 
   out.shape = Vec(d->shape());
   out.origin_shape = Vec(d->origin_shape());
   out.valid = d->valid();
+  const auto vk = static_cast<uint8_t>(d->value_kind());
+  if (vk > static_cast<uint8_t>(ir::ValueKind::kOptionalSequence))
+    throw Corrupt(kErrEnvelope, "envelope: " + where + ": unknown value kind " + std::to_string(vk));
+  out.value_kind = static_cast<ir::ValueKind>(vk);
   return out;
 }
 
@@ -116,7 +123,7 @@ ir::AttrValue Decoder::Attr(const fb::Attr &a, const ir::Node &node, const std::
   Charge(sizeof(ir::AttrValue) + 64);
   ir::AttrValue v;
   const auto kind = static_cast<uint8_t>(a.kind());
-  if (kind > static_cast<uint8_t>(K::kListListInt))
+  if (kind > static_cast<uint8_t>(K::kListGraph))
     throw Corrupt(kErrEnvelope, "envelope: attr '" + name + "' has unknown kind " +
                                     std::to_string(kind))
         .WithNode(node.name, node.type);
@@ -167,8 +174,33 @@ ir::AttrValue Decoder::Attr(const fb::Attr &a, const ir::Node &node, const std::
         for (const fb::IntList *l : *a.list_list_i())
           v.list_list_i.push_back(l ? Vec(l->values()) : std::vector<int64_t>{});
       break;
+    case K::kGraph:
+      if (!a.g())
+        throw Corrupt(kErrEnvelope, "envelope: attr '" + name + "' of kind graph has no graph").WithNode(node.name, node.type);
+      v.g = Subgraph(*a.g(), node, name);
+      break;
+    case K::kListGraph:
+      if (a.list_g()) {
+        Charge(uint64_t{a.list_g()->size()} * sizeof(std::shared_ptr<ir::Graph>));
+        for (const fb::Graph *g : *a.list_g()) v.list_g.push_back(Subgraph(*g, node, name));
+      }
+      break;
   }
   return v;
+}
+
+// A subgraph attr (1.3), nested at most ir::kMaxSubgraphDepth levels below the main graph.
+std::shared_ptr<ir::Graph> Decoder::Subgraph(const fb::Graph &g, const ir::Node &node, const std::string &name) {
+  if (depth_ >= ir::kMaxSubgraphDepth)
+    throw Corrupt(kErrEnvelope, "envelope: attr '" + name + "': subgraphs nest deeper than " +
+                                    std::to_string(ir::kMaxSubgraphDepth) + " levels")
+        .WithNode(node.name, node.type);
+  Charge(sizeof(ir::Graph));
+  auto out = std::make_shared<ir::Graph>();
+  ++depth_;
+  DecodeGraph(g, *out);
+  --depth_;
+  return out;
 }
 
 void Decoder::Plan(const fb::NodePlan &p, ir::Node &node) {

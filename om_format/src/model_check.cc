@@ -91,6 +91,10 @@ void CheckGraph(const ir::Graph &graph, const std::function<Error(const char *, 
                                   "; the graph has " + N(n) + " nodes")
             .WithNode(node.name, node.type);
     for (const auto &[name, attr] : node.attrs) {
+      if (attr.kind == ir::AttrKind::kGraph && attr.g) CheckGraph(*attr.g, fail);
+      if (attr.kind == ir::AttrKind::kListGraph)
+        for (const auto &sub : attr.list_g)
+          if (sub) CheckGraph(*sub, fail);
       if (attr.kind != ir::AttrKind::kTensor) continue;
       if (!attr.t)
         throw fail(kErrTensorSize, "tensor '" + name + "': attr of kind tensor has no tensor")

@@ -61,7 +61,8 @@ const fb::Model &VerifyEnvelope(const uint8_t *data, const Preamble &p, std::vec
     throw Corrupt(kErrEnvelope, "envelope: FlatBuffers file identifier is not OAOM")
         .WithOffset(p.envelope_offset + 4);
   flatbuffers::Verifier::Options vopts;
-  vopts.max_depth = 32;
+  // Subgraphs (1.3) nest tables: about 6 levels per subgraph level (ir::kMaxSubgraphDepth).
+  vopts.max_depth = 160;
   vopts.max_tables = static_cast<flatbuffers::uoffset_t>(
       std::min<uint64_t>(1000000u, p.envelope_size / 8 + 64));
   flatbuffers::Verifier verifier(env, p.envelope_size, vopts);

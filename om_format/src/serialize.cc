@@ -77,6 +77,7 @@ class EnvelopeWriter {
     tb.add_shape(shape);
     tb.add_origin_shape(origin);
     tb.add_valid(d.valid);
+    tb.add_value_kind(static_cast<fb::ValueKind>(d.value_kind));
     return tb.Finish();
   }
 
@@ -112,6 +113,8 @@ flatbuffers::Offset<fb::Attr> EnvelopeWriter::Attr(const std::string &name,
   flatbuffers::Offset<flatbuffers::Vector<float>> list_f;
   flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<flatbuffers::String>>> list_s;
   flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::IntList>>> list_list_i;
+  flatbuffers::Offset<fb::Graph> g;
+  flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::Graph>>> list_g;
   switch (a.kind) {
     case K::kString: s = b_.CreateString(a.s); break;
     case K::kBytes:
@@ -135,6 +138,19 @@ flatbuffers::Offset<fb::Attr> EnvelopeWriter::Attr(const std::string &name,
       std::vector<flatbuffers::Offset<fb::IntList>> lists;
       for (const auto &l : a.list_list_i) lists.push_back(fb::CreateIntList(b_, b_.CreateVector(l)));
       list_list_i = b_.CreateVector(lists);
+      break;
+    }
+    case K::kGraph:
+      if (!a.g) throw Error(ErrorCategory::kInternal, kErrModel, "attr '" + name + "' of kind graph has no graph");
+      g = GraphOf(*a.g);
+      break;
+    case K::kListGraph: {
+      std::vector<flatbuffers::Offset<fb::Graph>> graphs;
+      for (const auto &sub : a.list_g) {
+        if (!sub) throw Error(ErrorCategory::kInternal, kErrModel, "attr '" + name + "' holds a null graph");
+        graphs.push_back(GraphOf(*sub));
+      }
+      list_g = b_.CreateVector(graphs);
       break;
     }
     default: break;
@@ -161,6 +177,8 @@ flatbuffers::Offset<fb::Attr> EnvelopeWriter::Attr(const std::string &name,
     case K::kListBool: ab.add_list_b(list_b); break;
     case K::kListString: ab.add_list_s(list_s); break;
     case K::kListListInt: ab.add_list_list_i(list_list_i); break;
+    case K::kGraph: ab.add_g(g); break;
+    case K::kListGraph: ab.add_list_g(list_g); break;
     default: break;
   }
   return ab.Finish();
@@ -317,7 +335,26 @@ std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
 
 namespace detail {
 
+namespace {
+// Whether a graph (or a subgraph in it) uses what 1.3 added: Graph attrs, non-tensor value kinds.
+bool UsesSubgraphsOrValueKinds(const ir::Graph &g) {
+  for (const auto &n : g.nodes) {
+    for (const auto *descs : {&n.input_descs, &n.output_descs})
+      for (const auto &d : *descs)
+        if (d.value_kind != ir::ValueKind::kTensor) return true;
+    for (const auto &[name, a] : n.attrs)
+      if (a.kind == ir::AttrKind::kGraph || a.kind == ir::AttrKind::kListGraph) return true;
+  }
+  return false;
+}
+}  // namespace
+
 std::pair<uint16_t, uint16_t> MinimumReader(const Model &model) {
+  // Subgraphs and sequence/optional values (1.3): an older reader would refuse the attr kind or
+  // run a sequence as a tensor.
+  if (UsesSubgraphsOrValueKinds(model.graph)) return {1, 3};
+  for (const auto &gear : model.gears)
+    if (UsesSubgraphsOrValueKinds(gear.graph)) return {1, 3};
   // A 1.0 reader would drop declared launches (and refuse Kernel segments): the node would then
   // run without its kernels. Dropping only a memory plan is safe (it allocates per run).
   // Gears (1.2): a 1.1 reader would run the largest gear whatever gear the caller asked for.

@@ -23,7 +23,7 @@ TEST_CASE("om: Serialize + ReadBytes keeps every field", "[om]") {
   const auto img = om::Serialize(m);
   const om::Model r = om::ReadBytes(img.data(), img.size());
   CHECK(r.format_major == 1);
-  CHECK(r.format_minor == 2);
+  CHECK(r.format_minor == 3);
   omtest::CheckModelsEqual(m, r);
   // Values checked by hand too, so a symmetric bug in both directions cannot hide.
   const auto &add = r.graph.nodes.at(2);
@@ -48,7 +48,7 @@ TEST_CASE("om: layout is the documented one", "[om]") {
   CHECK(std::string(img.begin(), img.begin() + 4) == "OAOM");
   CHECK(Le64(img, 4) % (1ull << 32) == 64);           // preamble size
   CHECK((img[8] | img[9] << 8) == 1);                 // major
-  CHECK((img[10] | img[11] << 8) == 2);               // minor
+  CHECK((img[10] | img[11] << 8) == 3);               // minor
   CHECK(Le64(img, 12) % (1ull << 32) == 0);           // flags
   CHECK(Le64(img, 16) == 64);                         // envelope offset
   const uint64_t env_size = Le64(img, 24);
@@ -60,7 +60,7 @@ TEST_CASE("om: layout is the documented one", "[om]") {
   const om::ContainerInfo info = om::InspectBytes(img.data(), img.size());
   CHECK(info.magic == "OAOM");
   CHECK(info.version_major == 1);
-  CHECK(info.version_minor == 2);
+  CHECK(info.version_minor == 3);
   CHECK(info.preamble_size == 64);
   CHECK(info.envelope_offset == 64);
   CHECK(info.envelope_size == env_size);
@@ -325,4 +325,40 @@ TEST_CASE("om: write the fuzz seed corpus", "[om]") {
     std::vector<uint8_t> back((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
     CHECK(back == bytes);
   }
+}
+
+TEST_CASE("om: subgraph attrs and value kinds (1.3) survive the round trip and need a 1.3 reader", "[om]") {
+  om::Model m = omtest::MakeSmallModel();
+  {
+    const auto img = om::Serialize(m);
+    const om::Model r = om::ReadBytes(img.data(), img.size());
+    CHECK(r.min_reader_minor < 3);  // nothing of 1.3 used: older readers still read it
+  }
+  // The Add node gets a subgraph holding a copy of the whole graph (its weights included), a
+  // list of two, and its first output becomes a sequence.
+  auto sub = std::make_shared<ir::Graph>(m.graph);
+  sub->name = "body";
+  ir::AttrValue g;
+  g.kind = ir::AttrKind::kGraph;
+  g.g = sub;
+  ir::AttrValue lg;
+  lg.kind = ir::AttrKind::kListGraph;
+  lg.list_g = {sub, std::make_shared<ir::Graph>(*sub)};
+  ir::Node &add = m.graph.nodes.at(2);
+  add.attrs["z_body"] = g;
+  add.attrs["z_bodies"] = lg;
+  const auto img = om::Serialize(m);
+  const om::Model r = om::ReadBytes(img.data(), img.size());
+  CHECK(r.min_reader_major == 1);
+  CHECK(r.min_reader_minor == 3);
+  omtest::CheckModelsEqual(m, r);
+  REQUIRE(r.graph.nodes.at(2).attrs.at("z_body").g->nodes.size() == m.graph.nodes.size());
+  CHECK(r.graph.nodes.at(2).attrs.at("z_bodies").list_g.at(1)->name == "body");
+
+  om::Model v = omtest::MakeSmallModel();
+  v.graph.nodes.at(2).output_descs.at(0).value_kind = ir::ValueKind::kOptionalSequence;
+  const auto img2 = om::Serialize(v);
+  const om::Model r2 = om::ReadBytes(img2.data(), img2.size());
+  CHECK(r2.min_reader_minor == 3);
+  CHECK(r2.graph.nodes.at(2).output_descs.at(0).value_kind == ir::ValueKind::kOptionalSequence);
 }

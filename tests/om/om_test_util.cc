@@ -181,7 +181,10 @@ static void CheckDescEqual(const ir::TensorDesc &a, const ir::TensorDesc &b) {
   CHECK(a.shape == b.shape);
   CHECK(a.origin_shape == b.origin_shape);
   CHECK(a.valid == b.valid);
+  CHECK(a.value_kind == b.value_kind);
 }
+
+static void CheckGraphsEqual(const ir::Graph &a, const ir::Graph &b);
 
 static void CheckAttrEqual(const ir::AttrValue &a, const ir::AttrValue &b) {
   using K = ir::AttrKind;
@@ -206,19 +209,25 @@ static void CheckAttrEqual(const ir::AttrValue &a, const ir::AttrValue &b) {
     case K::kListBool: CHECK(a.list_b == b.list_b); break;
     case K::kListString: CHECK(a.list_s == b.list_s); break;
     case K::kListListInt: CHECK(a.list_list_i == b.list_list_i); break;
+    case K::kGraph:
+      REQUIRE(a.g);
+      REQUIRE(b.g);
+      CheckGraphsEqual(*a.g, *b.g);
+      break;
+    case K::kListGraph:
+      REQUIRE(a.list_g.size() == b.list_g.size());
+      for (size_t k = 0; k < a.list_g.size(); ++k) CheckGraphsEqual(*a.list_g[k], *b.list_g[k]);
+      break;
   }
 }
 
-void CheckModelsEqual(const om::Model &a, const om::Model &b) {
-  CHECK(a.producer == b.producer);
-  CHECK(a.target == b.target);  // kind, soc_version and arch
-  CHECK(a.build_options == b.build_options);
-  CHECK(a.graph.name == b.graph.name);
-  CHECK(a.graph.inputs == b.graph.inputs);
-  CHECK(a.graph.outputs == b.graph.outputs);
-  REQUIRE(a.graph.nodes.size() == b.graph.nodes.size());
-  for (size_t k = 0; k < a.graph.nodes.size(); ++k) {
-    const auto &x = a.graph.nodes[k], &y = b.graph.nodes[k];
+static void CheckGraphsEqual(const ir::Graph &a, const ir::Graph &b) {
+  CHECK(a.name == b.name);
+  CHECK(a.inputs == b.inputs);
+  CHECK(a.outputs == b.outputs);
+  REQUIRE(a.nodes.size() == b.nodes.size());
+  for (size_t k = 0; k < a.nodes.size(); ++k) {
+    const auto &x = a.nodes[k], &y = b.nodes[k];
     INFO("node " << x.name);
     CHECK(x.name == y.name);
     CHECK(x.type == y.type);
@@ -235,6 +244,13 @@ void CheckModelsEqual(const om::Model &a, const om::Model &b) {
       CheckAttrEqual(ix->second, iy->second);
     }
   }
+}
+
+void CheckModelsEqual(const om::Model &a, const om::Model &b) {
+  CHECK(a.producer == b.producer);
+  CHECK(a.target == b.target);  // kind, soc_version and arch
+  CHECK(a.build_options == b.build_options);
+  CheckGraphsEqual(a.graph, b.graph);
   REQUIRE(a.artifacts.size() == b.artifacts.size());
   for (size_t k = 0; k < a.artifacts.size(); ++k) {
     const auto &x = a.artifacts[k], &y = b.artifacts[k];

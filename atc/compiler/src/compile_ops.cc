@@ -6,6 +6,7 @@
 #include <atomic>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -14,6 +15,7 @@
 #include "openatc/compiler/op_checks.h"
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/gert/tensor_convert.h"
+#include "openatc/ir/control_flow.h"
 #include "openatc/opp/call_guard.h"
 #include "openatc/opp/capabilities.h"
 
@@ -53,20 +55,32 @@ void CompileOneNode(const ir::Node &node, ge::CompilableOp *op, CompileServices 
 std::map<std::string, OpTypeInfo> CollectOpTypes(const ir::Graph &graph, bool require_portable) {
   std::map<std::string, OpTypeInfo> types;
   auto &registry = gert_impl::CustomOpRegistry::Global();
-  for (size_t i = 0; i < graph.nodes.size(); ++i) {
-    const ir::Node &node = graph.nodes[i];
-    if (IsFrameworkOp(node.type)) continue;
+  auto add = [&](const ir::Node &node) -> OpTypeInfo * {
+    if (IsFrameworkOp(node.type)) return nullptr;
     OpTypeInfo &t = types[node.type];
-    if (t.nodes.empty()) {
+    if (t.nodes.empty() && t.nested.empty()) {
       t.capabilities = opp::DetectCapabilities(OpObject(node.type).get());
       t.origin = registry.Origin(node.type);
     }
-    t.nodes.push_back(i);
+    return &t;
+  };
+  // Nodes of subgraphs (If/Loop/Scan bodies) share the op objects of the main graph's types.
+  std::function<void(const ir::Graph &)> nested = [&](const ir::Graph &g) {
+    for (const auto &node : g.nodes) {
+      ir::ForEachSubgraph(node, [&](const std::string &, const ir::Graph &sub) { nested(sub); });
+      if (OpTypeInfo *t = add(node)) t->nested.push_back(&node);
+    }
+  };
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const ir::Node &node = graph.nodes[i];
+    ir::ForEachSubgraph(node, [&](const std::string &, const ir::Graph &sub) { nested(sub); });
+    if (OpTypeInfo *t = add(node)) t->nodes.push_back(i);
   }
   for (const auto &[type, t] : types) {
     const std::string where = t.origin.empty() ? "" : " (deliverable '" + t.origin + "')";
     for (const OpCheckProblem &p : CapabilityProblems(t.capabilities, require_portable, where)) {
-      throw Error(ErrorCategory::kGraph, p.code, p.message, p.hint).WithNode(graph.nodes[t.nodes.front()].name, type);
+      const std::string &name = t.nodes.empty() ? t.nested.front()->name : graph.nodes[t.nodes.front()].name;
+      throw Error(ErrorCategory::kGraph, p.code, p.message, p.hint).WithNode(name, type);
     }
   }
   return types;
@@ -103,6 +117,7 @@ void CompileNodes(const ir::Graph &graph, const std::map<std::string, OpTypeInfo
             break;
           }
         }
+        for (const ir::Node *node : info.nested) CompileOneNode(*node, compilable, services, info.origin);
       } catch (...) {
         std::lock_guard<std::mutex> lock(mu);
         if (!first_error) first_error = std::current_exception();

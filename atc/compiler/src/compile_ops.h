@@ -14,6 +14,7 @@ namespace openatc::compiler {
 struct OpTypeInfo {
   uint32_t capabilities = 0;
   std::vector<size_t> nodes;  ///< indices into graph.nodes, in topological order
+  std::vector<const ir::Node *> nested;  ///< nodes of subgraphs (openatc/ir/control_flow.h), compiled after `nodes`
   std::string origin;         ///< deliverable path for messages
 };
 

@@ -1,12 +1,14 @@
 // Resolution of every custom-op node's type against the registry, reporting all problems at once.
 #include <algorithm>
 #include <cctype>
+#include <functional>
 #include <map>
 #include <set>
 
 #include "openatc/common/error.h"
 #include "openatc/compiler/compiler.h"
 #include "openatc/gert/custom_op_registry.h"
+#include "openatc/ir/control_flow.h"
 #include "resolve_ops.h"
 
 namespace openatc::compiler {
@@ -41,10 +43,15 @@ std::vector<std::string> ClosestNames(const std::string &name, const std::vector
 void ResolveOpTypes(const ir::Graph &graph, const opp::CompileOppSet &opp) {
   auto &registry = gert_impl::CustomOpRegistry::Global();
   std::map<std::string, std::vector<std::string>> missing;  // type -> nodes
-  for (const auto &node : graph.nodes) {
-    if (IsFrameworkOp(node.type) || registry.Has(node.type)) continue;
-    missing[node.type].push_back(node.name);
-  }
+  // Subgraph nodes (If/Loop/Scan bodies) resolve like the main graph's.
+  std::function<void(const ir::Graph &)> visit = [&](const ir::Graph &g) {
+    for (const auto &node : g.nodes) {
+      ir::ForEachSubgraph(node, [&](const std::string &, const ir::Graph &sub) { visit(sub); });
+      if (IsFrameworkOp(node.type) || registry.Has(node.type)) continue;
+      missing[node.type].push_back(node.name);
+    }
+  };
+  visit(graph);
   if (missing.empty()) return;
   const std::vector<std::string> types = registry.Types();
   std::string msg;

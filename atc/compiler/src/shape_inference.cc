@@ -5,6 +5,8 @@
 #include <deque>
 
 #include "constant_folding.h"
+#include "control_flow_shapes.h"
+#include "openatc/ir/control_flow.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
 #include "openatc/compiler/compiler.h"
@@ -156,6 +158,8 @@ void InferShapes(ir::Graph &g, const FoldOptions *fold) {
         node.output_descs[0] = it->second.t->desc;
         node.output_descs[0].name = name;
       }
+    } else if (ir::IsNativeOp(node.type)) {
+      InferNativeNode(node);
     } else if (!IsFrameworkOp(node.type)) {
       if (!InferCustomNode(g, node)) CheckUninferredShapes(node);
     }

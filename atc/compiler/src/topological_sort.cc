@@ -5,6 +5,7 @@
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/ir/control_flow.h"
 
 namespace openatc::compiler {
 
@@ -60,6 +61,8 @@ void TopologicalSort(ir::Graph &graph) {
   for (auto &i : graph.inputs) i = new_index[static_cast<size_t>(i)];
   for (auto &o : graph.outputs) remap(o);
   graph.nodes = std::move(sorted);
+  for (auto &node : graph.nodes)  // subgraphs keep their input order (openatc/ir/control_flow.h)
+    ir::ForEachSubgraph(node, [](const std::string &, ir::Graph &sub) { TopologicalSort(sub); });
 }
 
 namespace {

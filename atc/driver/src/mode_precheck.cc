@@ -17,6 +17,7 @@
 #include "openatc/common/log.h"
 #include "openatc/common/target.h"
 #include "openatc/compiler/compiler.h"
+#include "openatc/ir/control_flow.h"
 #include "openatc/compiler/op_checks.h"
 #include "openatc/frontend/ge_ir_reader.h"
 #include "openatc/gert/custom_op_registry.h"
@@ -50,7 +51,9 @@ void WriteAtomically(const std::string &path, const std::string &text) {
 json CheckNode(const ir::Node &node, const opp::CompileOppSet &opp_set, size_t *problems) {
   json j{{"name", node.name}, {"type", node.type}};
   json issues = json::array();
-  if (compiler::IsFrameworkOp(node.type)) {
+  if (ir::IsNativeOp(node.type)) {
+    j["resolution"] = "run by the runtime (ONNX control flow, sequences, optionals)";
+  } else if (compiler::IsFrameworkOp(node.type)) {
     j["resolution"] = "built into the graph format";
   } else {
     auto &registry = gert_impl::CustomOpRegistry::Global();

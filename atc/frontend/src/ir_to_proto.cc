@@ -116,6 +116,10 @@ void WriteAttr(const ir::AttrValue &a, geir::AttrDef *out) {
       }
       break;
     }
+    // GE's AIR keeps subgraphs as graphs of the model referenced by name, not as attrs; the
+    // ONNX control-flow subgraphs are not written into AIR.
+    case K::kGraph:
+    case K::kListGraph: break;
   }
 }
 

@@ -1,7 +1,8 @@
 // ONNX AttributeProto -> ir::AttrValue under the attribute's ONNX name (onnx_reader.h, step 5):
 // INT -> Int, FLOAT -> Float, STRING -> String, INTS -> ListInt, FLOATS -> ListFloat,
-// STRINGS -> ListString, TENSOR -> Tensor. Graphs, sparse tensors, tensor/graph lists and type
-// protos are unsupported.
+// STRINGS -> ListString, TENSOR -> Tensor, TYPE_PROTO -> DataType (the element type; Optional's
+// `type`). GRAPH / GRAPHS are converted by the caller (onnx_convert.cc, subgraphs). Sparse
+// tensors and tensor lists are unsupported.
 #include "onnx_internal.h"
 
 namespace openatc::frontend::onnx_detail {
@@ -37,6 +38,20 @@ void ConvertAttributes(const onnx::NodeProto &node, const TensorContext &ctx, co
           continue;
         }
         break;
+      case AP::GRAPH:
+      case AP::GRAPHS: continue;  // subgraphs: onnx_convert.cc
+      case AP::TYPE_PROTO: {
+        const onnx::TypeProto *t = &a.tp();
+        while (t->has_optional_type()) t = &t->optional_type().elem_type();
+        while (t->has_sequence_type()) t = &t->sequence_type().elem_type();
+        v.kind = ir::AttrKind::kDataType;
+        if (!t->has_tensor_type() || !OnnxToGeDataType(t->tensor_type().elem_type(), &v.dt)) {
+          problems->push_back({where, "attribute '" + a.name() + "' names a type that is not a tensor, sequence or "
+                                      "optional of a supported dtype"});
+          continue;
+        }
+        break;
+      }
       default:
         problems->push_back({where, "attribute '" + a.name() + "' is of kind " +
                                         AP::AttributeType_Name(a.type()) +

@@ -1,9 +1,14 @@
 // ONNX GraphProto -> ir::Graph (see onnx_reader.h, step 5): Data/Const/op/NetOutput nodes, unique
 // names, descs from value_info, version normalisation, and one list of unsupported features.
+// Subgraphs (If/Loop/Scan/SequenceMap bodies) are converted by a child Converter into Graph attrs;
+// the outer-scope values a body reads become its extra Data nodes and extra inputs of the owning
+// node (the convention of openatc/ir/control_flow.h).
+#include <algorithm>
 #include <cctype>
 #include <set>
 
 #include "onnx_internal.h"
+#include "openatc/ir/control_flow.h"
 #include "openatc/frontend/onnx_reader.h"
 
 namespace openatc::frontend::onnx_detail {
@@ -40,13 +45,28 @@ class Converter {
  public:
   Converter(const onnx::ModelProto &model, const TensorContext &ctx,
             const std::function<bool(const std::string &)> &is_supported, const std::set<int> &no_schema,
-            const OnnxCustomMapper &map_custom)
-      : model_(model), ctx_(ctx), is_supported_(is_supported), no_schema_(no_schema), map_custom_(map_custom) {}
+            const OnnxCustomMapper &map_custom, Converter *parent = nullptr, int depth = 0)
+      : model_(model), ctx_(ctx), is_supported_(is_supported), no_schema_(no_schema), map_custom_(map_custom),
+        parent_(parent), depth_(depth) {}
 
   ir::Graph Run() {
     ReadOpsets();
     const onnx::GraphProto &gp = model_.graph();
-    graph_.name = gp.name().empty() ? "onnx_graph" : gp.name();
+    ConvertGraph(gp, "onnx_graph");
+    if (!problems_.empty()) ThrowProblems();
+    return std::move(graph_);
+  }
+
+  // A subgraph body: outer-scope names become captures (Resolve). Problems are left for the
+  // parent to report.
+  void RunBody(const onnx::GraphProto &gp) {
+    opsets_ = parent_->opsets_;
+    ConvertGraph(gp, "subgraph");
+  }
+
+  // Inputs (those that are not initializers), initializers, nodes and outputs of `gp`.
+  void ConvertGraph(const onnx::GraphProto &gp, const char *default_name) {
+    graph_.name = gp.name().empty() ? default_name : gp.name();
     for (const auto *list : {&gp.input(), &gp.output(), &gp.value_info()})
       for (const auto &vi : *list) types_.emplace(vi.name(), &vi.type());
     std::set<std::string> initializers;
@@ -59,8 +79,6 @@ class Converter {
     const std::string output_name = namer_.Unique("Node_Output");
     for (int i = 0; i < gp.node_size(); ++i) AddNode(gp.node(i), i);
     AddOutputs(gp, output_name);
-    if (!problems_.empty()) ThrowProblems();
-    return std::move(graph_);
   }
 
  private:
@@ -81,16 +99,119 @@ class Converter {
     return v == n.attrs.end() ? nullptr : v->second.t.get();
   }
 
+  // The endpoint of tensor `t` in this graph; in a subgraph, a name of an enclosing graph is
+  // captured: a Data node here, an extra input of the owning node (openatc/ir/control_flow.h).
+  bool Resolve(const std::string &t, ir::Endpoint *ep) {
+    auto it = tensors_.find(t);
+    if (it != tensors_.end()) {
+      *ep = it->second;
+      return true;
+    }
+    ir::Endpoint outer;
+    if (parent_ == nullptr || !parent_->Resolve(t, &outer)) return false;
+    ir::Node n;
+    n.name = namer_.Unique(t);
+    n.type = ir::kData;
+    const ir::TensorDesc d = parent_->graph_.nodes[static_cast<size_t>(outer.node)].output_descs.at(static_cast<size_t>(outer.index));
+    n.inputs = {{-1, 0}};
+    n.input_descs = {d};
+    n.output_descs = {d};
+    const int32_t idx = Push(std::move(n));
+    tensors_[t] = {idx, 0};
+    captures_.emplace_back(t, idx);
+    *ep = {idx, 0};
+    return true;
+  }
+
+  // The main graph's inputs and outputs are what omrun and aclmdl* feed and return: tensors only
+  // (sequences and optionals flow inside the model, and through subgraph inputs and outputs).
+  void CheckModelIo(const ir::TensorDesc &d, const std::string &where) {
+    if (parent_ != nullptr || d.value_kind == ir::ValueKind::kTensor) return;
+    const bool seq = d.value_kind == ir::ValueKind::kSequence;
+    problems_.push_back({where, std::string("is not a dense tensor but ") + (seq ? "a sequence" : "an optional") +
+                                    ": model inputs and outputs must be tensors (sequences and optionals are supported "
+                                    "inside the model)"});
+  }
+
+  // An Int attr holding an ONNX TensorProto.DataType code becomes a DataType attr.
+  void DtypeCodeToDataType(PendingNode &pn, const char *attr, const std::string &where) {
+    auto it = pn.attrs.find(attr);
+    if (it == pn.attrs.end() || it->second.kind != ir::AttrKind::kInt) return;
+    ir::AttrValue v;
+    v.kind = ir::AttrKind::kDataType;
+    if (!OnnxToGeDataType(static_cast<int32_t>(it->second.i), &v.dt)) {
+      problems_.push_back({where, std::string("attribute '") + attr + "' names dtype " +
+                                      OnnxDataTypeName(static_cast<int32_t>(it->second.i)) + ", which is not supported"});
+      return;
+    }
+    it->second = v;
+  }
+
+  // Converts the GRAPH attributes of `np` into Graph attrs of `pn`, and appends the values they
+  // capture to its inputs (every subgraph then has the same capture list, in one order).
+  void AddSubgraphs(const onnx::NodeProto &np, const std::string &where, PendingNode &pn) {
+    std::vector<std::pair<std::string, std::unique_ptr<Converter>>> subs;
+    std::vector<std::string> names;  // union of captured names, first-use order
+    for (const auto &a : np.attribute()) {
+      if (a.type() == onnx::AttributeProto::GRAPHS) {
+        problems_.push_back({where, "attribute '" + a.name() + "' is a list of graphs, which is not supported"});
+        continue;
+      }
+      if (a.type() != onnx::AttributeProto::GRAPH) continue;
+      if (depth_ + 1 > ir::kMaxSubgraphDepth) {
+        problems_.push_back({where, "subgraphs nest deeper than " + std::to_string(ir::kMaxSubgraphDepth) + " levels"});
+        continue;
+      }
+      auto child = std::make_unique<Converter>(model_, ctx_, is_supported_, kNoSchema, map_custom_, this, depth_ + 1);
+      child->RunBody(a.g());
+      for (auto &p : child->problems_) p.where = where + " attribute '" + a.name() + "': " + p.where;
+      problems_.insert(problems_.end(), child->problems_.begin(), child->problems_.end());
+      unmapped_keys_.insert(child->unmapped_keys_.begin(), child->unmapped_keys_.end());
+      for (const auto &c : child->captures_)
+        if (std::find(names.begin(), names.end(), c.first) == names.end()) names.push_back(c.first);
+      subs.emplace_back(a.name(), std::move(child));
+    }
+    for (auto &[attr, child] : subs) {
+      std::vector<int32_t> inputs(child->graph_.inputs.begin(), child->graph_.inputs.end());
+      for (const std::string &name : names) {
+        ir::Endpoint ep;
+        child->Resolve(name, &ep);  // adds an unused Data node when this body does not read it
+        inputs.push_back(ep.node);
+      }
+      child->graph_.inputs = inputs;
+      for (size_t k = 0; k < inputs.size(); ++k)
+        child->graph_.nodes[static_cast<size_t>(inputs[k])].attrs["index"] = IntAttr(static_cast<int64_t>(k));
+      ir::AttrValue v;
+      v.kind = ir::AttrKind::kGraph;
+      v.g = std::make_shared<ir::Graph>(std::move(child->graph_));
+      pn.attrs[attr] = std::move(v);
+    }
+    if (names.empty()) return;
+    for (const std::string &name : names) pn.inputs.push_back(PendingInput{name, "", nullptr});
+    pn.attrs[ir::kCapturesAttr] = IntAttr(static_cast<int64_t>(names.size()));
+  }
+
   // The desc of a tensor from its TypeProto; unsupported types become problems (once per tensor).
   ir::TensorDesc DescOf(const std::string &tensor, const std::string &where) {
     ir::TensorDesc d;
     auto it = types_.find(tensor);
     if (it == types_.end()) return d;
-    const onnx::TypeProto &type = *it->second;
+    const onnx::TypeProto *tp = it->second;
+    // No type at all (subgraph value_info of function-expanded models): inferred by the compiler.
+    if (tp->value_case() == onnx::TypeProto::VALUE_NOT_SET) return d;
+    if (tp->has_optional_type()) {
+      tp = &tp->optional_type().elem_type();
+      d.value_kind = tp->has_sequence_type() ? ir::ValueKind::kOptionalSequence : ir::ValueKind::kOptionalTensor;
+    }
+    if (tp->has_sequence_type()) {
+      tp = &tp->sequence_type().elem_type();
+      if (d.value_kind == ir::ValueKind::kTensor) d.value_kind = ir::ValueKind::kSequence;
+    }
+    const onnx::TypeProto &type = *tp;
     if (!type.has_tensor_type()) {
       if (reported_.insert(tensor).second)
-        problems_.push_back({where, "tensor '" + tensor + "' is not a dense tensor (sequence, map, optional or sparse "
-                                    "types are not supported)"});
+        problems_.push_back({where, "tensor '" + tensor + "' is not a dense tensor, a sequence of tensors or an "
+                                    "optional of either (map and sparse types are not supported)"});
       return d;
     }
     const auto &tt = type.tensor_type();
@@ -119,6 +240,7 @@ class Converter {
     n.name = namer_.Unique(in.name());
     n.type = ir::kData;
     ir::TensorDesc d = DescOf(in.name(), "graph input '" + in.name() + "'");
+    CheckModelIo(d, "graph input '" + in.name() + "'");
     n.inputs = {{-1, 0}};
     n.input_descs = {d};
     n.output_descs = {d};
@@ -220,6 +342,8 @@ class Converter {
       NormalizeNode(
           pn, opset, in_dtype, [this](const std::string &t) { return ConstOf(t); }, where, &problems_);
       if (domain.empty()) CheckSupported(np, pn, index, opset, where, key);
+      if (domain.empty()) AddSubgraphs(np, where, pn);
+      if (domain.empty() && pn.op_type == "SequenceEmpty") DtypeCodeToDataType(pn, "dtype", where);
     }
     for (const auto &in : np.input())
       if (!in.empty()) DescOf(in, where);
@@ -233,16 +357,17 @@ class Converter {
       if (pi.constant) {
         ep = {AddConst(name + "_" + pi.const_name, pi.constant), 0};
       } else if (!pi.name.empty()) {
-        auto it = tensors_.find(pi.name);
-        if (it == tensors_.end() && !problems_.empty()) {
+        ir::Endpoint found;
+        const bool known = Resolve(pi.name, &found);
+        if (!known && !problems_.empty()) {
           // Produced by a node that could not be converted: already listed; keep collecting.
-        } else if (it == tensors_.end()) {
+        } else if (!known) {
           throw Error(ErrorCategory::kGraph, kMalformedError,
                       where + ": input " + std::to_string(i) + " ('" + pi.name +
                           "') is not produced by any earlier node, initializer or graph input",
                       "Fix the model: ONNX graphs list nodes in topological order");
         } else {
-          ep = it->second;
+          ep = found;
         }
       }
       n.inputs.push_back(ep);
@@ -260,7 +385,8 @@ class Converter {
   // model's opset is accepted only as a custom op (is_supported_ says so).
   void CheckSupported(const onnx::NodeProto &np, const PendingNode &pn, int index, int64_t opset,
                       const std::string &where, const std::string &key) {
-    const bool supported = is_supported_ ? is_supported_(pn.op_type) : !no_schema_.count(index);
+    const bool supported =
+        ir::IsNativeOp(pn.op_type) || (is_supported_ ? is_supported_(pn.op_type) : !no_schema_.count(index));
     if (supported) return;
     std::string what = "op type '" + np.op_type() + "'";
     if (pn.op_type != np.op_type()) what += " (rewritten as '" + pn.op_type + "')";
@@ -288,17 +414,17 @@ class Converter {
     out.name = output_name;
     out.type = ir::kNetOutput;
     for (const auto &o : gp.output()) {
-      DescOf(o.name(), "graph output '" + o.name() + "'");
-      auto it = tensors_.find(o.name());
-      if (it == tensors_.end()) {
+      CheckModelIo(DescOf(o.name(), "graph output '" + o.name() + "'"), "graph output '" + o.name() + "'");
+      ir::Endpoint ep;
+      if (!Resolve(o.name(), &ep)) {
         if (!problems_.empty()) return;  // produced by a node we could not convert
         throw Error(ErrorCategory::kGraph, kMalformedError,
                     "graph output '" + o.name() + "' is not produced by any node, initializer or graph input",
                     "Fix the model's graph outputs");
       }
-      out.inputs.push_back(it->second);
+      out.inputs.push_back(ep);
       out.input_descs.emplace_back();
-      graph_.outputs.push_back(it->second);
+      graph_.outputs.push_back(ep);
     }
     Push(std::move(out));
   }
@@ -344,6 +470,10 @@ class Converter {
   const std::function<bool(const std::string &)> &is_supported_;
   const std::set<int> &no_schema_;
   const OnnxCustomMapper &map_custom_;
+  Converter *parent_;  ///< the graph enclosing this subgraph; null for the main graph
+  int depth_;          ///< subgraph nesting level (0 = main graph)
+  std::vector<std::pair<std::string, int32_t>> captures_;  ///< outer names read here -> their Data node
+  inline static const std::set<int> kNoSchema;              ///< subgraph nodes: checked by is_supported_
   std::set<std::string> unmapped_keys_;  ///< GE parser keys of unmapped unknown-op and custom-domain nodes
   std::map<std::string, int64_t> opsets_;
   std::map<std::string, const onnx::TypeProto *> types_;

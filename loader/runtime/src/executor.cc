@@ -19,6 +19,7 @@
 #include "openatc/common/reduced_float.h"
 #include "openatc/gert/tensor_convert.h"
 #include "openatc/opp/call_guard.h"
+#include "openatc/ir/control_flow.h"
 
 namespace openatc::runtime {
 namespace {
@@ -27,6 +28,7 @@ struct Value {
   gert::Tensor tensor;                  // what consumers see
   std::shared_ptr<HostBuffer> storage;  // keeps the bytes alive (null for weights)
   size_t pending = 0;                   // consumers not yet run
+  std::shared_ptr<const RtValue> aggregate;  // a sequence or optional (then `tensor` is unused)
 };
 
 bool ShapeMatches(const std::vector<int64_t> &want, const std::vector<int64_t> &got) {
@@ -109,6 +111,7 @@ struct InView {
   size_t size;
   ge::DataType dtype;
   std::vector<int64_t> shape;
+  const RtValue *aggregate = nullptr;  ///< a sequence or optional fed to a subgraph (RunValues)
 };
 
 // Input then output addresses of a frame (what recorded launches depend on).
@@ -279,15 +282,16 @@ class Run {
 
   std::vector<HostTensor> Execute() {
     BindOutputs();
-    for (size_t i = 0; i < g_.nodes.size(); ++i) {
-      const ir::Node &node = g_.nodes[i];
-      if (node.type == ir::kNetOutput) continue;
-      if (node.type == ir::kData) FeedInput(i);
-      else if (node.type == ir::kConst || node.type == ir::kConstant) BindConst(i);
-      else if (im_.observer == nullptr) RunCustom(i);
-      else RunObserved(i);
-    }
+    RunNodes();
     return Collect();
+  }
+
+  // Execute for a subgraph: its outputs as values (sequences and optionals included).
+  std::vector<RtValue> ExecuteValues() {
+    RunNodes();
+    std::vector<RtValue> out;
+    for (const auto &o : g_.outputs) out.push_back(ValueOf(values_.at({o.node, o.index})));
+    return out;
   }
 
  private:
@@ -336,6 +340,12 @@ class Run {
     const size_t k = input_slot_.at(ni);
     const IoDesc &want = im_.inputs[k];
     const InView &in = inputs_[k];
+    if (in.aggregate != nullptr) {  // a sequence or optional, for the subgraph's own native nodes
+      Value &v = values_[{ni, 0}];
+      v.aggregate = std::make_shared<RtValue>(*in.aggregate);
+      v.pending = uses_[{ni, 0}];
+      return;
+    }
     if (in.dtype != want.dtype || !ShapeMatches(want.shape, in.shape)) {
       throw Error(ErrorCategory::kInvalidInput, "OA2202",
                   "input " + std::to_string(k) + " ('" + want.name + "') expects " + DataTypeShortName(want.dtype) +
@@ -381,6 +391,85 @@ class Run {
         "weight '" + node.name + "' of model " + im_.path + " (" + std::to_string(c.data.size) + " bytes)";
   }
 
+  void RunNodes() {
+    for (size_t i = 0; i < g_.nodes.size(); ++i) {
+      const ir::Node &node = g_.nodes[i];
+      if (node.type == ir::kNetOutput) continue;
+      if (node.type == ir::kData) FeedInput(i);
+      else if (node.type == ir::kConst || node.type == ir::kConstant) BindConst(i);
+      else if (ir::IsNativeOp(node.type)) RunNative(i);
+      else if (im_.observer == nullptr) RunCustom(i);
+      else RunObserved(i);
+    }
+  }
+
+  // A value as native ops take it: a copy of its tensor, or its sequence / optional.
+  static RtValue ValueOf(const Value &v) {
+    if (v.aggregate) return *v.aggregate;
+    RtValue r;
+    r.tensor = ToHost(v.tensor);
+    return r;
+  }
+
+  // A native node (openatc/ir/control_flow.h): its inputs as values, its subgraphs run as loaded
+  // sub-models, its outputs stored in run-allocated memory.
+  void RunNative(size_t i) {
+    const ir::Node &node = g_.nodes[i];
+    const int32_t ni = static_cast<int32_t>(i);
+    std::vector<RtValue> ins;
+    for (const auto &e : node.inputs) {
+      if (!e.connected()) {
+        RtValue absent;
+        absent.present = false;
+        ins.push_back(std::move(absent));
+      } else {
+        ins.push_back(ValueOf(values_.at({e.node, e.index})));
+      }
+    }
+    SubgraphRunner run = [&](const std::string &attr, const std::vector<RtValue> &in) {
+      auto it = im_.subgraph_impls.find({i, attr});
+      if (it == im_.subgraph_impls.end())
+        throw Error(ErrorCategory::kCorruptOm, "OA2111", "the node has no loaded subgraph '" + attr + "'",
+                    "Rebuild the OM with atc")
+            .WithNode(node.name, node.type);
+      return RunValues(*it->second, in);
+    };
+    std::vector<RtValue> outs;
+    try {
+      outs = RunNativeOp(node, ins, run);
+    } catch (Error &e) {
+      if (e.node().empty()) e.WithNode(node.name, node.type);
+      throw;
+    }
+    for (size_t k = 0; k < outs.size() && k < node.output_descs.size(); ++k) {
+      Value &v = values_[{ni, static_cast<int32_t>(k)}];
+      v.pending = uses_[{ni, static_cast<int32_t>(k)}];
+      if (outs[k].kind != ir::ValueKind::kTensor || !outs[k].present) {
+        v.aggregate = std::make_shared<RtValue>(std::move(outs[k]));
+        continue;
+      }
+      const HostTensor &h = outs[k].tensor;
+      v.storage = std::make_shared<HostBuffer>(h.data.size());
+      if (!h.data.empty()) std::memcpy(v.storage->data(), h.data.data(), h.data.size());
+      ir::TensorDesc d = node.output_descs[k];
+      d.dtype = h.dtype;
+      d.shape = d.origin_shape = h.shape;
+      d.format = d.origin_format = ge::FORMAT_ND;
+      gert_impl::InitTensor(v.tensor, d, v.storage->data(), h.data.size());
+    }
+    for (size_t k = outs.size(); k < node.output_descs.size(); ++k) {
+      if (uses_[{ni, static_cast<int32_t>(k)}] != 0)
+        throw Error(ErrorCategory::kInvalidInput, "OA2210", "the node produced no value for output " + std::to_string(k),
+                    "Feed values that fit the operator (ONNX operator spec)")
+            .WithNode(node.name, node.type);
+    }
+    for (const auto &e : node.inputs) {
+      if (!e.connected()) continue;
+      auto it = values_.find({e.node, e.index});
+      if (it != values_.end() && it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
+    }
+  }
+
   // The model output index that endpoint `key` feeds (the first one), for labels.
   size_t OutputIndexOf(const Key &key) const {
     for (size_t r = 0; r < g_.outputs.size(); ++r)
@@ -424,7 +513,12 @@ class Run {
     frame.node = nr.info.get();
     for (size_t anchor : nr.info->input_anchor) {
       const ir::Endpoint &e = node.inputs[anchor];
-      frame.inputs.push_back(&values_.at({e.node, e.index}).tensor);
+      const Value &v = values_.at({e.node, e.index});
+      if (v.aggregate)
+        throw Error(ErrorCategory::kInvalidInput, "OA2210", "input " + std::to_string(anchor) + " is a sequence or an optional",
+                    "Only tensors reach operators; unpack the value first (SequenceAt, OptionalGetElement)")
+            .WithNode(node.name, node.type);
+      frame.inputs.push_back(const_cast<gert::Tensor *>(&v.tensor));
     }
     std::deque<gert::Tensor> outs(node.output_descs.size());
     for (size_t k = 0; k < outs.size(); ++k) {
@@ -581,7 +675,13 @@ class Run {
     std::vector<HostTensor> out;
     for (size_t r = 0; r < g_.outputs.size(); ++r) {
       const ir::Endpoint &o = g_.outputs[r];
-      const gert::Tensor &t = values_.at({o.node, o.index}).tensor;
+      const Value &v = values_.at({o.node, o.index});
+      if (v.aggregate) {
+        throw Error(ErrorCategory::kInvalidInput, "OA2210",
+                    "output " + std::to_string(r) + " ('" + im_.outputs[r].name + "') is a sequence or an optional",
+                    "Return tensors from the model (e.g. ConcatFromSequence, OptionalGetElement)");
+      }
+      const gert::Tensor &t = v.tensor;
       if (direct_ != nullptr) {
         CopyToCallerBuffer(r, t);
         continue;
@@ -625,6 +725,19 @@ class Run {
   size_t observing_ = SIZE_MAX;  ///< the node RunObserved runs, until Observe shows it
 };
 
+// A subgraph run (RunValues): the caller's run holds its own model's lock; a subgraph is run
+// by one node at a time, so it takes only its own.
+std::vector<RtValue> RunCoreValues(LoadedModel::Impl &im, const std::vector<InView> &inputs) {
+  if (inputs.size() != im.inputs.size()) {
+    throw Error(ErrorCategory::kCorruptOm, "OA2111",
+                "a subgraph has " + std::to_string(im.inputs.size()) + " inputs but " + std::to_string(inputs.size()) +
+                    " were given",
+                "Rebuild the OM with atc");
+  }
+  std::lock_guard<std::mutex> lock(im.run_mu);
+  return Run(im, inputs, nullptr).ExecuteValues();
+}
+
 // The run boundary: one run at a time per model; errors get the OM file attached here, once.
 std::vector<HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView> &inputs,
                                 const std::vector<LoadedModel::Buffer> *direct) {
@@ -644,5 +757,22 @@ std::vector<HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView>
 }
 
 }  // namespace
+
+std::vector<RtValue> RunValues(LoadedModel::Impl &im, const std::vector<RtValue> &inputs) {
+  std::vector<InView> views;
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    const RtValue &v = inputs[k];
+    if (v.kind != ir::ValueKind::kTensor || !v.present) {
+      views.push_back({nullptr, 0, ge::DT_UNDEFINED, {}, &v});
+      continue;
+    }
+    InView view{v.tensor.data.data(), v.tensor.data.size(), v.tensor.dtype, v.tensor.shape, nullptr};
+    // ONNX lets a one-element value be declared [] or [1] (a Loop's iteration count and cond).
+    if (k < im.inputs.size() && ShapeElementCount(view.shape) == 1 && ShapeElementCount(im.inputs[k].shape) == 1)
+      view.shape = im.inputs[k].shape;
+    views.push_back(std::move(view));
+  }
+  return RunCoreValues(im, views);
+}
 
 }  // namespace openatc::runtime

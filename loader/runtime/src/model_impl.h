@@ -16,6 +16,7 @@
 #include "openatc/opp/deliverable.h"
 #include "annotated.h"
 #include "exec_services.h"
+#include "native_ops.h"
 #include "sink.h"
 #include "openatc/runtime/model.h"
 
@@ -56,7 +57,15 @@ struct LoadedModel::Impl {
   std::vector<std::unique_ptr<LoadedModel>> gear_models;
   size_t default_gear = 0;
   size_t current_gear = 0;
+  /// Subgraphs of the native control-flow nodes (subgraphs.cc), each loaded as a model on this
+  /// model's registry, by (node index, attr name); `subgraph_impls` are their states.
+  std::map<std::pair<size_t, std::string>, std::unique_ptr<LoadedModel>> subgraphs;
+  std::map<std::pair<size_t, std::string>, LoadedModel::Impl *> subgraph_impls;
 };
+
+/// Runs a loaded (sub)graph on values of any kind (executor.cc): a subgraph's Data node of a
+/// sequence or optional kind takes such a value; outputs come back as values.
+std::vector<RtValue> RunValues(LoadedModel::Impl &im, const std::vector<RtValue> &inputs);
 
 }  // namespace openatc::runtime
 

@@ -202,6 +202,7 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
     SetUpArena(im);
     DescribeIo(im);
     lm->LoadGears(external);
+    lm->LoadSubgraphs();
   } catch (Error &e) {
     e.WithFile(path);
     throw;

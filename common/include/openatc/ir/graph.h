@@ -32,6 +32,10 @@ struct Bytes {
   bool empty() const { return size == 0; }
 };
 
+/// What a value holds (ONNX TypeProto kinds): a dense tensor (the default), a sequence of tensors,
+/// or an optional of either. For the non-tensor kinds `dtype`/`shape` describe the elements.
+enum class ValueKind : uint8_t { kTensor = 0, kSequence = 1, kOptionalTensor = 2, kOptionalSequence = 3 };
+
 struct TensorDesc {
   std::string name;                          ///< anchor name from the prototype, if known
   ge::DataType dtype = ge::DT_UNDEFINED;
@@ -40,6 +44,7 @@ struct TensorDesc {
   std::vector<int64_t> shape;                ///< storage shape
   std::vector<int64_t> origin_shape;         ///< GE's origin shape; equal to `shape` unless set
   bool valid = true;                         ///< false for an absent optional input
+  ValueKind value_kind = ValueKind::kTensor;
 };
 
 /// A constant tensor: a descriptor and its little-endian bytes.
@@ -51,7 +56,10 @@ struct ConstTensor {
 enum class AttrKind : uint8_t {
   kNone = 0, kInt, kFloat, kBool, kString, kBytes, kDataType, kTensor,
   kListInt, kListFloat, kListBool, kListString, kListDataType, kListListInt,
+  kGraph, kListGraph,
 };
+
+struct Graph;
 
 /// One attribute value (ge.proto.AttrDef restricted to what operators read at compile and run
 /// time). Exactly the member named by `kind` is meaningful.
@@ -68,6 +76,12 @@ struct AttrValue {
   std::vector<uint8_t> list_b;       ///< kListBool as 0/1
   std::vector<std::string> list_s;
   std::vector<std::vector<int64_t>> list_list_i;
+  /// kGraph / kListGraph: subgraphs (If branches, Loop/Scan/SequenceMap bodies). A subgraph is
+  /// self-contained: its Data nodes are the body's formal inputs followed by the outer-scope
+  /// values it reads, which the owning node takes as extra inputs after its own (attr
+  /// "openatc_captures" counts them; openatc/ir/control_flow.h).
+  std::shared_ptr<Graph> g;
+  std::vector<std::shared_ptr<Graph>> list_g;
 };
 
 /// An edge end: output `index` of node `node` (an index into Graph::nodes). node == -1 means

@@ -128,6 +128,7 @@ class LoadedModel {
 
  private:
   void LoadGears(gert_impl::CustomOpRegistry *external);
+  void LoadSubgraphs();  ///< control-flow bodies (loader/runtime/src/subgraphs.cc)
   std::vector<HostTensor> RunGear(const std::vector<HostTensor> &inputs);
   void RunGearWithBuffers(const std::vector<Buffer> &inputs, const std::vector<Buffer> &outputs);
   LoadedModel();
