@@ -121,7 +121,7 @@ const Built &Compiled() {
 TEST_CASE("gears: the OM holds one static variant per gear and stores the weights once", "[gears]") {
   const Built &b = Compiled();
   const om::Model m = om::ReadFile(b.om);
-  CHECK(m.format_minor == 2);
+  CHECK(m.format_minor == 3);
   CHECK(m.min_reader_minor == 2);
   CHECK(m.gear_kind == om::GearKind::kBatch);
   REQUIRE(m.gears.size() == 3);

@@ -110,14 +110,14 @@ TEST_CASE("om corrupt: magic, GE OM, version, flags, preamble checksum", "[om]")
   CHECK_FALSE(om::LooksLikeGeOm(nullptr, 0));
 
   img = Small();
-  CHECK(img[8] == 1);  // the writer writes format 1.2
+  CHECK(img[8] == 1);  // the writer writes format 1.3
   CHECK(img[9] == 0);
-  CHECK(img[10] == 2);  // format 1.2
+  CHECK(img[10] == 3);  // format 1.3
   CHECK(img[11] == 0);
   img[8] = 2;  // major 2
   img[10] = 3;
   Resign(img);
-  CHECK(ReadError(img, &cat) == "OA2003: at byte 8: OM format version 2.3 is newer than this reader's 1.2. "
+  CHECK(ReadError(img, &cat) == "OA2003: at byte 8: OM format version 2.3 is newer than this reader's 1.3. "
                                 "Use the OpenATC release that built it, or rebuild the OM with this atc.");
   CHECK(cat == kNotOm);
   img = Small();
@@ -135,7 +135,7 @@ TEST_CASE("om corrupt: magic, GE OM, version, flags, preamble checksum", "[om]")
   img = Small();
   img[12] = 4;
   Resign(img);
-  CHECK(ReadError(img, &cat) == "OA2003: at byte 12: OM format flags 0x4 are unknown to this reader (format 1.2). "
+  CHECK(ReadError(img, &cat) == "OA2003: at byte 12: OM format flags 0x4 are unknown to this reader (format 1.3). "
                                 "Use the OpenATC release that built it, or rebuild the OM with this atc.");
 
   img = Small();

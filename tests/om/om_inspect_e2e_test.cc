@@ -103,7 +103,7 @@ TEST_CASE("om inspect: mode 6, mode 1 and omrun --info on compilable_add_custom"
     CHECK(o.rfind(kStart + "OpenATC OM: " + om_path + " (" + std::to_string(info.file_size) + " bytes)\n", 0) == 0);
     CHECK(o.find("  model name: GraphBuildGraph1\n") != std::string::npos);
     CHECK(o.find("  target: host (x86_64)\n") != std::string::npos);
-    CHECK(o.find("  format version: 1.2 (minimum reader 1.0)\n  build time: none\n") != std::string::npos);
+    CHECK(o.find("  format version: 1.3 (minimum reader 1.0)\n  build time: none\n") != std::string::npos);
     CHECK(o.find("inputs: 1\n  [0] data: DT_FLOAT [4, 4] ND\noutputs: 1\n  [0] add2:0: DT_FLOAT [4, 4] ND\n") !=
           std::string::npos);
     CHECK(o.find("op types: 3 (4 nodes)\n  AddCustom x2: capabilities PortableOp+CompilableOp+EagerExecuteOp+"
@@ -129,7 +129,7 @@ TEST_CASE("om inspect: mode 6, mode 1 and omrun --info on compilable_add_custom"
     CheckSameGraph(m.graph, g);
     // The facts file.
     const auto j = nlohmann::json::parse(Slurp(dir + "/a.om_info.json"));
-    CHECK(j["format_version"] == "1.2");
+    CHECK(j["format_version"] == "1.3");
     CHECK(j["min_reader_version"] == "1.0");
     // The plan: add1's 16 floats at offset 0 of a 512-byte arena; add2 is the graph output.
     CHECK(j["plan"]["arena_bytes"] == 512);
@@ -207,7 +207,7 @@ TEST_CASE("om inspect: mode 6, mode 1 and omrun --info on compilable_add_custom"
     // By hand: add1 and add2 each output 4 x 4 floats = 64 bytes; add2 is the graph output (the
     // caller's buffer), so the arena holds add1 only, rounded up to the planner's 512 bytes.
     CHECK(r.out == "target: host (x86_64)\nproducer: " + m.producer +
-                       "\nformat: 1.2 (minimum reader 1.0)\n"
+                       "\nformat: 1.3 (minimum reader 1.0)\n"
                        "arena: 512 bytes (static memory plan; graph outputs use the caller's buffers; all op "
                        "outputs together: 128 bytes)\n"
                        "inputs:\n  [0] data float32 [4, 4] ND (64 bytes)\n"

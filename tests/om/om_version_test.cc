@@ -173,16 +173,16 @@ TEST_CASE("om version: an envelope written with the frozen 1.0 schema reads", "[
   CHECK(w[1] == -2.25f);
   CHECK(t.desc.shape == std::vector<int64_t>{2});
 
-  // A file that declares a newer minimum reader (a 1.3 feature this 1.2 reader lacks).
-  const auto newer = FrozenImage(", min_reader_major: 1, min_reader_minor: 3");
+  // A file that declares a newer minimum reader (a 1.4 feature this 1.3 reader lacks).
+  const auto newer = FrozenImage(", min_reader_major: 1, min_reader_minor: 4");
   int cat = -1;
   CHECK(ReadError(newer, &cat) ==
-        "OA2003: at byte 64: OM format version 1.0 needs a reader of format 1.3 or newer; this "
-        "reader's is 1.2. Use the OpenATC release that built it, or rebuild the OM with this atc.");
+        "OA2003: at byte 64: OM format version 1.0 needs a reader of format 1.4 or newer; this "
+        "reader's is 1.3. Use the OpenATC release that built it, or rebuild the OM with this atc.");
   CHECK(cat == static_cast<int>(ErrorCategory::kNotOm));
 }
 
-TEST_CASE("om version: the writer records format 1.2 and, without declared launches, minimum reader 1.0", "[om]") {
+TEST_CASE("om version: the writer records format 1.3 and, without declared launches, minimum reader 1.0", "[om]") {
   auto img = om::Serialize(omtest::MakeSmallModel());
   const om::fb::Model *root = om::fb::GetModel(img.data() + 64);
   CHECK(root->min_reader_major() == 1);
@@ -194,8 +194,8 @@ TEST_CASE("om version: the writer records format 1.2 and, without declared launc
   img[omtest::OffsetOf(img, p)] = 2;
   Resign(img);
   CHECK(ReadError(img) ==
-        "OA2003: at byte 64: OM format version 1.2 needs a reader of format 2.0 or newer; this "
-        "reader's is 1.2. Use the OpenATC release that built it, or rebuild the OM with this atc.");
+        "OA2003: at byte 64: OM format version 1.3 needs a reader of format 2.0 or newer; this "
+        "reader's is 1.3. Use the OpenATC release that built it, or rebuild the OM with this atc.");
 }
 
 TEST_CASE("om version: build time only from SOURCE_DATE_EPOCH or Model::build_time", "[om]") {
@@ -264,7 +264,7 @@ TEST_CASE("om version: a target the file cannot record is refused when writing",
     CHECK(e.category() == ErrorCategory::kInternal);
     CHECK(std::string(e.what()) ==
           "OA2026: the model's target 'Ascend999, emulated on host (x86_64)' cannot be recorded in an OM of format "
-          "1.2 (soc_version and arch would read back as another target). Build it for host, for an Ascend chip "
+          "1.3 (soc_version and arch would read back as another target). Build it for host, for an Ascend chip "
           "through CANN, or for a chip of the emulation facts table.");
   }
   m.target = openatc::Target{openatc::TargetKind::kAscendEmulated, "Ascend910B1", ""};  // emulated needs a CPU arch

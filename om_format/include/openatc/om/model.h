@@ -49,7 +49,7 @@ struct OpArtifact {
 /// Container format version this library writes (om_format/FORMAT.md). A reader accepts any
 /// file of the same major version whose minimum reader version is not newer than this.
 inline constexpr uint16_t kFormatMajor = 1;
-inline constexpr uint16_t kFormatMinor = 2;
+inline constexpr uint16_t kFormatMinor = 3;
 
 /// What the gears of a geared model set (1.2; ATC's mbatch_dynamic_type values).
 enum class GearKind : uint8_t { kNone = 0, kBatch = 1, kImageSize = 2, kDims = 3 };
