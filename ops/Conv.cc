@@ -7,7 +7,12 @@
 // openatc_fused_nodes names the original nodes it computes (read by no kernel).
 // Layout planning (atc/compiler/src/passes/layout_plan.cc): openatc_layout, openatc_x_blocked,
 // openatc_y_blocked, openatc_addend_blocked, openatc_weights_id (ops/common/conv_layout.h).
+// A blocked Conv with constant weights has them pre-packed into the OM by atc (PackWeights) and
+// is prepared at load (PrepareNode: primitive made, packed weights taken or repacked;
+// ops/common/conv_prepared.h), so its Execute does no per-run lookup.
 #include "common/conv_core.h"
+#include "common/conv_prepared.h"
+#include "openatc/weight_packing.h"
 
 namespace ge {
 REG_OP(Conv)
@@ -77,9 +82,44 @@ std::string ConvShape(const gert::ExtendedKernelContext *ctx, const Dims &x, con
   return "";
 }
 
+// The problem of Conv node `ctx` on X, W, B: "" and `*p` set, or why it cannot run.
+std::string ResolveProblem(const gert::ExtendedKernelContext *ctx, const gert::Tensor &x, const gert::Tensor &w,
+                           const gert::Tensor *b, ConvProblem *p) {
+  p->x = ToDims(x.GetStorageShape());
+  p->w = ToDims(w.GetStorageShape());
+  std::string err = ConvShape(ctx, p->x, p->w, &p->win, &p->group, &p->y);
+  if (!err.empty()) return err;
+  if (b != nullptr && (b->GetStorageShape().GetDimNum() != 1 || b->GetStorageShape().GetDim(0) != p->w[0]))
+    return "B " + DimsToString(ToDims(b->GetStorageShape())) + " must have shape [" + std::to_string(p->w[0]) +
+           "] (one value per output channel)";
+  err = dnnl_util::ParsePostOps(AttrStrings(ctx, kPostOps), AttrFloats(ctx, kPostAlpha), AttrFloats(ctx, kPostBeta),
+                                &p->post_ops);
+  if (!err.empty()) return err;
+  const std::string layout = AttrStr(ctx, kLayout, "");
+  if (!layout.empty() && layout != "blocked") return "openatc_layout '" + layout + "' is not \"\" or \"blocked\"";
+  p->layout.blocked = layout == "blocked";
+  p->layout.x_blocked = AttrInt(ctx, kXBlocked, 0) != 0;
+  p->layout.y_blocked = AttrInt(ctx, kYBlocked, 0) != 0;
+  p->layout.add_blocked = AttrInt(ctx, kAddBlocked, 0) != 0;
+  p->layout.weights_id = AttrInt(ctx, kWeightsId, 0);
+  return "";
+}
+
+// A static problem with data-free X: what PackWeights and PrepareNode work on (false: none).
+bool StaticProblem(gert::EagerOpExecutionContext *ctx, ConvProblem *p, const gert::Tensor **w, bool *has_bias) {
+  const gert::Tensor *x = ctx->GetRequiredInputTensor(0);
+  *w = ctx->GetRequiredInputTensor(1);
+  const gert::Tensor *b = ctx->GetOptionalInputTensor(2);
+  if (x == nullptr || *w == nullptr || !ResolveProblem(ctx, *x, **w, b, p).empty()) return false;
+  for (const Dims *d : {&p->x, &p->w, &p->y})
+    if (NumElements(*d) <= 0) return false;  // run-time shapes, or empty
+  *has_bias = b != nullptr;
+  return x->GetDataType() == (*w)->GetDataType();
+}
+
 }  // namespace
 
-class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp {
+class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc::WeightPackingOp {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType x = ctx->GetInputDataType(0);
@@ -100,39 +140,61 @@ class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     return ge::GRAPH_SUCCESS;
   }
 
+  // W (input 1) in the blocked primitive's layout, for float32 Convs with constant weights.
+  ge::graphStatus PackWeights(gert::EagerOpExecutionContext *ctx, openatc::PackedWeightSink &sink) override {
+    ConvProblem p;
+    const gert::Tensor *w = nullptr;
+    bool has_bias = false;
+    if (!StaticProblem(ctx, &p, &w, &has_bias) || w->GetDataType() != ge::DT_FLOAT || w->GetAddr() == nullptr)
+      return ge::GRAPH_SUCCESS;
+    std::string isa, layout;
+    std::vector<uint8_t> bytes;
+    try {
+      if (!PackConvWeights(p, has_bias, w->GetData<float>(), &isa, &layout, &bytes)) return ge::GRAPH_SUCCESS;
+    } catch (const dnnl::error &e) {
+      return Fail(ctx, std::string("packing the weights failed in oneDNN: ") + e.what());
+    }
+    sink.Add(1, isa.c_str(), layout.c_str(), bytes.data(), bytes.size());
+    return ge::GRAPH_SUCCESS;
+  }
+
+  ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *packed, size_t count,
+                              std::shared_ptr<void> *state) override {
+    ConvProblem p;
+    const gert::Tensor *w = nullptr;
+    bool has_bias = false;
+    if (!StaticProblem(ctx, &p, &w, &has_bias) || !dnnl_util::IsFloatDtype(w->GetDataType())) return ge::GRAPH_SUCCESS;
+    const openatc::PackedWeightView *mine = nullptr;
+    for (size_t k = 0; k < count; ++k)
+      if (packed[k].input == 1) mine = &packed[k];
+    const bool plain_w = w->GetDataType() == ge::DT_FLOAT && w->GetAddr() != nullptr;
+    try {
+      *state = PrepareConv(p, has_bias, w->GetDataType(), plain_w ? w->GetData<float>() : nullptr, mine);
+    } catch (const dnnl::error &e) {
+      return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());
+    }
+    return ge::GRAPH_SUCCESS;
+  }
+
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
     const gert::Tensor *x = ctx->GetRequiredInputTensor(0), *w = ctx->GetRequiredInputTensor(1);
     const gert::Tensor *b = ctx->GetOptionalInputTensor(2);
     if (x == nullptr || w == nullptr) return Fail(ctx, "inputs X and W are required");
-    const Dims xd = ToDims(x->GetStorageShape()), wd = ToDims(w->GetStorageShape());
-    Window win;
-    int64_t group = 1;
-    Dims yd;
-    const std::string err = ConvShape(ctx, xd, wd, &win, &group, &yd);
-    if (!err.empty()) return Fail(ctx, err);
-    if (b != nullptr && (b->GetStorageShape().GetDimNum() != 1 || b->GetStorageShape().GetDim(0) != wd[0]))
-      return Fail(ctx, "B " + DimsToString(ToDims(b->GetStorageShape())) + " must have shape [" +
-                           std::to_string(wd[0]) + "] (one value per output channel)");
-    gert::Tensor *y = AllocOutput(ctx, 0, yd, x->GetDataType());
-    if (y == nullptr) return ge::GRAPH_FAILED;
-    if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
-    if (NumElements(xd) == 0 || NumElements(wd) == 0) return Fail(ctx, "X or W is empty but Y is not");
+    if (const auto *s = static_cast<const ConvPrepared *>(openatc::NodeState(ctx)); s && PreparedMatches(*s, *x, *w, b)) {
+      const gert::Tensor *addend = ctx->GetOptionalInputTensor(3);
+      if (s->add_index >= 0 && (addend == nullptr || !(ToDims(addend->GetStorageShape()) == s->p.y)))
+        return Fail(ctx, "the fused addend (input openatc_addend) must be a tensor of Y's shape " + DimsToString(s->p.y));
+      gert::Tensor *y = AllocOutput(ctx, 0, s->p.y, x->GetDataType());
+      if (y == nullptr) return ge::GRAPH_FAILED;
+      return RunConvEntry(ctx, s->entry, s->p, *x, *w, b, *y, addend, s->add_index);
+    }
     ConvProblem p;
-    p.x = xd;
-    p.w = wd;
-    p.y = yd;
-    p.group = group;
-    p.win = win;
-    const std::string po = dnnl_util::ParsePostOps(AttrStrings(ctx, kPostOps), AttrFloats(ctx, kPostAlpha),
-                                                   AttrFloats(ctx, kPostBeta), &p.post_ops);
-    if (!po.empty()) return Fail(ctx, po);
-    const std::string layout = AttrStr(ctx, kLayout, "");
-    if (!layout.empty() && layout != "blocked") return Fail(ctx, "openatc_layout '" + layout + "' is not \"\" or \"blocked\"");
-    p.layout.blocked = layout == "blocked";
-    p.layout.x_blocked = AttrInt(ctx, kXBlocked, 0) != 0;
-    p.layout.y_blocked = AttrInt(ctx, kYBlocked, 0) != 0;
-    p.layout.add_blocked = AttrInt(ctx, kAddBlocked, 0) != 0;
-    p.layout.weights_id = AttrInt(ctx, kWeightsId, 0);
+    const std::string err = ResolveProblem(ctx, *x, *w, b, &p);
+    if (!err.empty()) return Fail(ctx, err);
+    gert::Tensor *y = AllocOutput(ctx, 0, p.y, x->GetDataType());
+    if (y == nullptr) return ge::GRAPH_FAILED;
+    if (NumElements(p.y) == 0) return ge::GRAPH_SUCCESS;
+    if (NumElements(p.x) == 0 || NumElements(p.w) == 0) return Fail(ctx, "X or W is empty but Y is not");
     return RunConvolution(ctx, &cache_, p, *x, *w, b, *y, ctx->GetOptionalInputTensor(3));
   }
 

@@ -64,6 +64,7 @@ class Decoder {
   }
   ir::AttrValue Attr(const fb::Attr &a, const ir::Node &node, const std::string &name);
   void Plan(const fb::NodePlan &p, ir::Node &node);
+  void PackedWeights(const FbVec<flatbuffers::Offset<fb::PackedWeight>> &v, ir::Node &node);
   void DecodeGraph(const fb::Graph &g, ir::Graph &out);
   std::shared_ptr<ir::Graph> Subgraph(const fb::Graph &g, const ir::Node &node, const std::string &name);
   int depth_ = 0;  ///< subgraph nesting of the graph being decoded
@@ -224,6 +225,31 @@ void Decoder::Plan(const fb::NodePlan &p, ir::Node &node) {
   }
 }
 
+// 1.3: packed copies of constant inputs. The input index must name one of the node's anchors and
+// a segment must hold the bytes; whether the bytes fit the layout is the op's check at load.
+void Decoder::PackedWeights(const FbVec<flatbuffers::Offset<fb::PackedWeight>> &v, ir::Node &node) {
+  Charge(uint64_t{v.size()} * sizeof(ir::PackedWeight));
+  // Sized first: SegmentUse::dest points into the vector, which must not move afterwards.
+  node.packed_weights.resize(v.size());
+  for (size_t k = 0; k < node.packed_weights.size(); ++k) {
+    const fb::PackedWeight *f = v.Get(static_cast<flatbuffers::uoffset_t>(k));
+    ir::PackedWeight &pw = node.packed_weights[k];
+    pw.input = f->input();
+    if (pw.input < 0 || static_cast<size_t>(pw.input) >= node.inputs.size())
+      throw Corrupt(kErrEnvelope, "envelope: packed weight " + std::to_string(k) + " names input " +
+                                      std::to_string(pw.input) + " of a node with " +
+                                      std::to_string(node.inputs.size()) + " inputs")
+          .WithNode(node.name, node.type);
+    if (f->segment() < 0)
+      throw Corrupt(kErrEnvelope, "envelope: packed weight of input " + std::to_string(pw.input) + " has no segment")
+          .WithNode(node.name, node.type);
+    pw.isa = Str(f->isa());
+    pw.layout = Str(f->layout());
+    AddUse(f->segment(), SegmentKind::kWeight, &pw.data,
+           "packed weight of input " + std::to_string(pw.input) + " of node '" + node.name + "'", &node);
+  }
+}
+
 void Decoder::DecodeGraph(const fb::Graph &g, ir::Graph &out) {
   out.name = Str(g.name());
   out.inputs = Vec(g.inputs());
@@ -251,6 +277,7 @@ void Decoder::DecodeGraph(const fb::Graph &g, ir::Graph &out) {
         }
       }
       if (fn->plan()) Plan(*fn->plan(), n);
+      if (fn->packed_weights()) PackedWeights(*fn->packed_weights(), n);
     }
   }
 }

@@ -44,6 +44,10 @@ void CheckPlan(const ir::Graph &g, const std::function<Error(const std::string &
     for (const auto &l : p.launches)
       if (l.kernel_name.empty() || l.binary.empty())
         throw bad("a declared launch has no kernel name or no kernel binary");
+    for (const auto &pw : node.packed_weights)  // 1.3
+      if (pw.input < 0 || static_cast<size_t>(pw.input) >= node.inputs.size() || pw.data.empty())
+        throw fail("packed weight of input " + std::to_string(pw.input) + ": no such input, or no bytes")
+            .WithNode(node.name, node.type);
   }
 }
 

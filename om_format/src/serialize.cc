@@ -197,7 +197,15 @@ flatbuffers::Offset<fb::Node> EnvelopeWriter::NodeOf(const ir::Node &n) {
   for (const auto &[k, v] : n.attrs) attrs.push_back(Attr(k, v));  // std::map: sorted
   auto attrs_off = b_.CreateVector(attrs);
   auto plan = PlanOf(n.plan);
-  return fb::CreateNode(b_, name, type, inputs, control, in_descs, out_descs, attrs_off, plan);
+  std::vector<flatbuffers::Offset<fb::PackedWeight>> packed;
+  for (const auto &pw : n.packed_weights) {
+    auto isa = b_.CreateString(pw.isa);
+    auto layout = b_.CreateString(pw.layout);
+    const int32_t seg = AddSegment(pw.data, fb::SegmentKind::Weight, options_.compress_weights);
+    packed.push_back(fb::CreatePackedWeight(b_, pw.input, isa, layout, seg));
+  }
+  auto packed_off = packed.empty() ? 0 : b_.CreateVector(packed);
+  return fb::CreateNode(b_, name, type, inputs, control, in_descs, out_descs, attrs_off, plan, packed_off);
 }
 
 flatbuffers::Offset<fb::NodePlan> EnvelopeWriter::PlanOf(const ir::NodePlan &plan) {

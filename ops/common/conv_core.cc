@@ -41,6 +41,72 @@ void MakePlainConv(const ConvProblem &p, const Dims &xs, const Dims &ws, const D
 }
 }  // namespace
 
+bool ConvBlockable(const ConvProblem &p, bool all_f32) {
+  const bool dense = p.x_strides.empty() && p.w_strides.empty() && p.y_strides.empty();
+  return p.layout.blocked && dense && p.x.size() == 4 && all_f32;
+}
+
+std::string CheckConvLayout(const ConvProblem &p, bool blockable) {
+  const ConvLayout &l = p.layout;
+  if ((l.x_blocked || l.y_blocked || l.add_blocked) && !blockable)
+    return "openatc_x_blocked/openatc_y_blocked/openatc_addend_blocked need openatc_layout \"blocked\" on a "
+           "dense 2-D float32 convolution";
+  if ((l.x_blocked && p.x[1] % ChainBlock() != 0) || ((l.y_blocked || l.add_blocked) && p.y[1] % ChainBlock() != 0))
+    return "a chain-layout tensor's channel count must be a multiple of " + std::to_string(ChainBlock());
+  return "";
+}
+
+int ConvThreads(const ConvProblem &p, bool blockable, bool *serial) {
+  int threads = dnnl_util::ApplyThreadCount();
+  const int64_t macs = NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1);
+  *serial = blockable && threads > 1 && macs < kSerialConvMacs;
+  return *serial ? 1 : threads;  // a serial primitive is made for one thread
+}
+
+ConvEntry MakeConvEntry(const ConvProblem &p, bool has_bias, bool blockable, bool serial) {
+  ConvEntry e;
+  if (blockable) {
+    MakeBlockedConv(p, has_bias, serial, &e);
+    return e;
+  }
+  MakePlainConv(p, OrDense(p.x_strides, p.x), OrDense(p.w_strides, p.w), OrDense(p.y_strides, p.y), has_bias, &e);
+  return e;
+}
+
+ge::graphStatus RunConvEntry(const gert::ExtendedKernelContext *ctx, const ConvEntry &entry, const ConvProblem &p,
+                             const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y,
+                             const gert::Tensor *addend, int add_index) {
+  std::vector<float> sx, sw, sb, sy, sa;
+  const float *px = dnnl_util::AsF32(x, &sx);
+  // Packed weights of a prepared entry are all the primitive reads: the plain ones stay unread.
+  const bool packed = entry.blocked && entry.sides.wei_reorder && p.layout.weights_id != 0 &&
+                      entry.sides.packed->ready.load(std::memory_order_acquire);
+  const float *pw = packed ? nullptr : dnnl_util::AsF32(w, &sw);
+  if (px == nullptr || (pw == nullptr && !packed)) return Fail(ctx, "the input and the filter must be float tensors with data");
+  const float *pb = b != nullptr ? dnnl_util::AsF32(*b, &sb) : nullptr;
+  if (b != nullptr && pb == nullptr) return Fail(ctx, "the bias must be a float tensor with data");
+  const float *pa = add_index >= 0 ? dnnl_util::AsF32(*addend, &sa) : nullptr;
+  if (add_index >= 0 && pa == nullptr) return Fail(ctx, "the fused addend must be a float tensor with data");
+  float *py = dnnl_util::OutF32(y, &sy);
+  try {
+    if (entry.blocked) {
+      RunBlockedConv(entry, p.layout, px, pw, pb, pa, add_index, py);
+      return ge::GRAPH_SUCCESS;  // float32 only: nothing to store back
+    }
+    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry.src, px)},
+                                                  {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(entry.wei, pw)}};
+    if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry.bias, pb);
+    if (pa != nullptr)
+      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = dnnl_util::Wrap(dnnl_util::PlainF32(p.y), pa);
+    args[DNNL_ARG_DST] = dnnl_util::Wrap(entry.dst, py);
+    dnnl_util::Run(entry.prim, args);
+    dnnl_util::StoreF32(sy, y);
+  } catch (const dnnl::error &e) {
+    return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());
+  }
+  return ge::GRAPH_SUCCESS;
+}
+
 ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache *cache, const ConvProblem &p,
                                const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y,
                                const gert::Tensor *addend) {
@@ -48,19 +114,14 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
   if (add_index >= 0 && (addend == nullptr || ToDims(addend->GetStorageShape()) != p.y))
     return Fail(ctx, "the fused addend (input openatc_addend) must be a tensor of Y's shape " + DimsToString(p.y));
   const ConvLayout &l = p.layout;
-  const bool dense = p.x_strides.empty() && p.w_strides.empty() && p.y_strides.empty();
-  const bool blockable = l.blocked && dense && p.x.size() == 4 && x.GetDataType() == ge::DT_FLOAT &&
-                         w.GetDataType() == ge::DT_FLOAT && y.GetDataType() == ge::DT_FLOAT;
-  if ((l.x_blocked || l.y_blocked || l.add_blocked) && !blockable)
-    return Fail(ctx, "openatc_x_blocked/openatc_y_blocked/openatc_addend_blocked need openatc_layout \"blocked\" on a "
-                     "dense 2-D float32 convolution");
-  if ((l.x_blocked && p.x[1] % ChainBlock() != 0) || ((l.y_blocked || l.add_blocked) && p.y[1] % ChainBlock() != 0))
-    return Fail(ctx, "a chain-layout tensor's channel count must be a multiple of " + std::to_string(ChainBlock()));
+  const bool blockable = ConvBlockable(p, x.GetDataType() == ge::DT_FLOAT && w.GetDataType() == ge::DT_FLOAT &&
+                                              y.GetDataType() == ge::DT_FLOAT);
+  const std::string bad = CheckConvLayout(p, blockable);
+  if (!bad.empty()) return Fail(ctx, bad);
+  std::shared_ptr<ConvEntry> entry;
   try {
-    int threads = dnnl_util::ApplyThreadCount();
-    const int64_t macs = NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1);
-    const bool serial = blockable && threads > 1 && macs < kSerialConvMacs;
-    if (serial) threads = 1;  // the key's thread count: the primitive is made for one thread
+    bool serial = false;
+    const int threads = ConvThreads(p, blockable, &serial);
     const Dims xs = OrDense(p.x_strides, p.x), ws = OrDense(p.w_strides, p.w), ys = OrDense(p.y_strides, p.y);
     dnnl_util::Key key;
     key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
@@ -68,39 +129,11 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
         .Add("pe", p.win.pads_end).Add("t", threads).Add("po", dnnl_util::PostOpsKey(p.post_ops))
         .Add("L", blockable ? 1 + 2 * l.x_blocked + 4 * l.y_blocked + 8 * l.add_blocked : 0)
         .Add("wid", blockable ? l.weights_id : 0);
-    auto entry = cache->Get(key, [&] {
-      ConvEntry e;
-      if (blockable) {
-        MakeBlockedConv(p, b != nullptr, serial, &e);
-        return e;
-      }
-      MakePlainConv(p, xs, ws, ys, b != nullptr, &e);
-      return e;
-    });
-    std::vector<float> sx, sw, sb, sy, sa;
-    const float *px = dnnl_util::AsF32(x, &sx), *pw = dnnl_util::AsF32(w, &sw);
-    if (px == nullptr || pw == nullptr) return Fail(ctx, "the input and the filter must be float tensors with data");
-    const float *pb = b != nullptr ? dnnl_util::AsF32(*b, &sb) : nullptr;
-    if (b != nullptr && pb == nullptr) return Fail(ctx, "the bias must be a float tensor with data");
-    const float *pa = add_index >= 0 ? dnnl_util::AsF32(*addend, &sa) : nullptr;
-    if (add_index >= 0 && pa == nullptr) return Fail(ctx, "the fused addend must be a float tensor with data");
-    float *py = dnnl_util::OutF32(y, &sy);
-    if (entry->blocked) {
-      RunBlockedConv(*entry, l, px, pw, pb, pa, add_index, py);
-      return ge::GRAPH_SUCCESS;  // float32 only: nothing to store back
-    }
-    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)},
-                                                  {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(entry->wei, pw)}};
-    if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry->bias, pb);
-    if (pa != nullptr)
-      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = dnnl_util::Wrap(dnnl_util::PlainF32(p.y), pa);
-    args[DNNL_ARG_DST] = dnnl_util::Wrap(entry->dst, py);
-    dnnl_util::Run(entry->prim, args);
-    dnnl_util::StoreF32(sy, y);
+    entry = cache->Get(key, [&] { return MakeConvEntry(p, b != nullptr, blockable, serial); });
   } catch (const dnnl::error &e) {
     return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());
   }
-  return ge::GRAPH_SUCCESS;
+  return RunConvEntry(ctx, *entry, p, x, w, b, y, addend, add_index);
 }
 
 }  // namespace openatc_ops

@@ -58,6 +58,24 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
 void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, const float *pw, const float *pb,
                     const float *pa, int add_index, float *py);
 
+/// True when `p` may take the blocked path (openatc_layout "blocked", dense, 2-D, all float32).
+bool ConvBlockable(const ConvProblem &p, bool all_f32);
+
+/// "" or why the chain-layout attributes of `p` cannot be honoured.
+std::string CheckConvLayout(const ConvProblem &p, bool blockable);
+
+/// The thread count a primitive for `p` is made for (1 when `*serial`: kSerialConvMacs).
+int ConvThreads(const ConvProblem &p, bool blockable, bool *serial);
+
+/// A new primitive entry for `p` (blocked or plain). Throws dnnl::error.
+ConvEntry MakeConvEntry(const ConvProblem &p, bool has_bias, bool blockable, bool serial);
+
+/// Runs `entry` (made for `p`) on the tensors; `add_index` = BinaryAddIndex(p.post_ops). A
+/// blocked entry whose packed weights are ready reads them instead of `w`'s data.
+ge::graphStatus RunConvEntry(const gert::ExtendedKernelContext *ctx, const ConvEntry &entry, const ConvProblem &p,
+                             const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y,
+                             const gert::Tensor *addend, int add_index);
+
 /// y = post_ops(conv(x, w) + b), with `b` (nullptr: no bias) a 1-D tensor of M values and
 /// `addend` the binary_add operand (required when p.post_ops has one). `x`, `w`, `y` (and
 /// `addend`) hold float data of one dtype; `y` is already allocated with NumElements(p.y) elements.

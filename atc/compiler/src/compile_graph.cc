@@ -78,6 +78,7 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
     // Precision modes after fusion, as ATC selects op dtypes after its fusion passes (precision.h).
     passes::ApplyIoDtypes(graph, options.ge_options, BuiltinFoldOptions(opp).op_types);
     passes::ApplyPrecision(graph, passes::PrecisionConfigFromOptions(options.ge_options), BuiltinFoldOptions(opp).op_types);
+    if (switches.enabled(passes::kWeightPrepack)) passes::RunWeightPrepack(graph, BuiltinFoldOptions(opp).op_types);
     auto types = CollectOpTypes(graph, !options.online);
     rt::SetCompileTarget(options.target);  // what the RTC compiles for in the ops' Compile
     rt::SetKernelCache(options.kernel_cache);  // and through which op compile cache

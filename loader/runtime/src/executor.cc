@@ -273,11 +273,6 @@ class Run {
       im.sink.inputs.resize(g_.inputs.size());
       im.sink.outputs.resize(g_.outputs.size());
     }
-    for (const auto &node : g_.nodes)
-      for (const auto &in : node.inputs)
-        if (in.connected()) ++uses_[{in.node, in.index}];
-    for (const auto &o : g_.outputs) ++uses_[{o.node, o.index}];  // outputs are read at the end
-    for (size_t k = 0; k < g_.inputs.size(); ++k) input_slot_[g_.inputs[k]] = k;
   }
 
   std::vector<HostTensor> Execute() {
@@ -295,6 +290,12 @@ class Run {
   }
 
  private:
+  // Consumers of endpoint `e` (graph outputs count as one each), counted at load.
+  size_t Uses(const Key &e) const {
+    auto it = im_.uses.find(e);
+    return it == im_.uses.end() ? 0 : it->second;
+  }
+
   // True when every consumer of `e` retargets its launch (an ArgsUpdater node, or an
   // AnnotatedArgsOp node launched from its declaration): it can take the caller's address.
   bool OnlyUpdaters(const Key &e) const {
@@ -337,7 +338,7 @@ class Run {
   void FeedInput(size_t i) {
     const ir::Node &node = g_.nodes[i];
     const int32_t ni = static_cast<int32_t>(i);
-    const size_t k = input_slot_.at(ni);
+    const size_t k = im_.input_slot.at(ni);
     const IoDesc &want = im_.inputs[k];
     const InView &in = inputs_[k];
     if (in.aggregate != nullptr) {  // a sequence or optional, for the subgraph's own native nodes
@@ -376,7 +377,7 @@ class Run {
     d.shape = in.shape;
     d.origin_shape = in.shape;
     gert_impl::InitTensor(v.tensor, d, addr, in.size);
-    v.pending = uses_[{ni, 0}];
+    v.pending = Uses({ni, 0});
     labels_[{ni, 0}] = "input " + std::to_string(k) + " of model " + im_.path + " (" + std::to_string(in.size) + " bytes)";
   }
 
@@ -386,7 +387,7 @@ class Run {
     const ir::ConstTensor &c = *node.attrs.at("value").t;
     Value &v = values_[{ni, 0}];
     gert_impl::InitTensor(v.tensor, node.output_descs.at(0), const_cast<uint8_t *>(c.data.data), c.data.size);
-    v.pending = uses_[{ni, 0}];
+    v.pending = Uses({ni, 0});
     labels_[{ni, 0}] =
         "weight '" + node.name + "' of model " + im_.path + " (" + std::to_string(c.data.size) + " bytes)";
   }
@@ -511,6 +512,7 @@ class Run {
     NodeRuntime &nr = im_.nodes[i];
     gert_impl::Frame frame;
     frame.node = nr.info.get();
+    frame.node_state = nr.state.get();
     for (size_t anchor : nr.info->input_anchor) {
       const ir::Endpoint &e = node.inputs[anchor];
       const Value &v = values_.at({e.node, e.index});
@@ -547,10 +549,9 @@ class Run {
   // A node the compiler's precision mode reduced (atc/compiler/src/passes/precision.h) stores its
   // float32 outputs in float16 / bfloat16 on the chip: its values are rounded to that type here.
   void RoundReducedOutputs(size_t i) {
+    const ReducedFloat to = im_.nodes[i].reduced_to;
+    if (to == ReducedFloat::kNone) return;
     const ir::Node &node = g_.nodes[i];
-    auto a = node.attrs.find("openatc_output_dtype");
-    if (a == node.attrs.end()) return;
-    const ReducedFloat to = ReducedFloatFromName(a->second.s);
     for (size_t k = 0; k < node.output_descs.size(); ++k) {
       auto it = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
       if (it == values_.end() || it->second.tensor.GetDataType() != ge::DT_FLOAT) continue;
@@ -649,7 +650,7 @@ class Run {
       const bool allocated = replayed || (k < bufs.size() && bufs[k] != nullptr) || services.used_prebound(k);
       const bool aliased = k < refs.size() && refs[k] >= 0;
       if (!allocated && !aliased) {
-        if (uses_[{ni, static_cast<int32_t>(k)}] == 0) continue;  // unused output left unallocated
+        if (Uses({ni, static_cast<int32_t>(k)}) == 0) continue;  // unused output left unallocated
         throw Error(ErrorCategory::kCustomOp, "OA2204", "Execute returned without allocating output " + std::to_string(k),
                     "Call ctx->MallocOutputTensor for every output")
             .WithNode(node.name, node.type);
@@ -665,7 +666,7 @@ class Run {
       } else if (k < bufs.size()) {
         v.storage = bufs[k];
       }
-      v.pending = uses_[{ni, static_cast<int32_t>(k)}];
+      v.pending = Uses({ni, static_cast<int32_t>(k)});
     }
   }
 
@@ -715,8 +716,6 @@ class Run {
   const std::vector<LoadedModel::Buffer> *direct_;
   const bool sink_;
   std::map<Key, Value> values_;
-  std::map<Key, size_t> uses_;
-  std::map<int32_t, size_t> input_slot_;
   std::vector<HostTensor> results_;
   std::map<Key, size_t> bound_;
   std::map<Key, HostBuffer *> fixed_out_;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "acl/acl_rt.h"
+#include "openatc/common/reduced_float.h"
 #include "graph/custom_op.h"
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/gert/frame.h"
@@ -32,6 +33,11 @@ struct NodeRuntime {
   ge::ArgsUpdater *updater = nullptr;          ///< patches recorded args when addresses change
   std::string origin;                          ///< deliverable name for messages
   std::unique_ptr<AnnotatedNode> annotated;    ///< launched from declarations, no Execute
+  /// WeightPackingOp::PrepareNode's state (openatc/weight_packing.h), handed to every Execute.
+  std::shared_ptr<void> state;
+  /// The node's openatc_output_dtype (precision.h), read once at load: float32 outputs are
+  /// rounded to it after each run of the node (kNone: not reduced).
+  ReducedFloat reduced_to = ReducedFloat::kNone;
 };
 
 struct LoadedModel::Impl {
@@ -41,6 +47,10 @@ struct LoadedModel::Impl {
   gert_impl::CustomOpRegistry *registry = nullptr;  ///< own_registry, or an external one
   std::vector<opp::Deliverable> deliverables;
   std::vector<NodeRuntime> nodes;        ///< parallel to model.graph.nodes
+  /// Made at load (prepare_nodes.cc): consumers of each (node, output) endpoint, graph outputs
+  /// counting one each; the model input slot of each Data node.
+  std::map<std::pair<int32_t, int32_t>, size_t> uses;
+  std::map<int32_t, size_t> input_slot;
   std::vector<IoDesc> inputs, outputs;
   /// True when some tensor's shape is known only at run time (a -1 dim): then every ShapeInferOp
   /// node re-infers its outputs from the real inputs before Execute (GE's dynamic-shape path).

@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "model_impl.h"
+#include "prepare_nodes.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
 #include "openatc/common/target.h"
@@ -201,6 +202,7 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
       if (!ir::IsFrameworkOp(im.model.graph.nodes[i].type)) BindNode(im, i, objects);
     SetUpArena(im);
     DescribeIo(im);
+    PrepareNodes(im);
     lm->LoadGears(external);
     lm->LoadSubgraphs();
   } catch (Error &e) {

@@ -1,6 +1,7 @@
 // gert::EagerOpExecutionContext, UpdateArgsContext, OpCompileContext and AnnotatedArgsContext:
 // each call is delegated to the Frame's Services (the compiler or the executor).
 #include "openatc/gert/frame.h"
+#include "openatc/weight_packing.h"
 
 namespace gert {
 using openatc::gert_impl::ContextAccess;
@@ -73,3 +74,8 @@ ge::graphStatus AnnotatedArgsContext::AddLaunch(const AnnotatedKernelLaunchInfo 
 }
 
 }  // namespace gert
+
+void *openatc::NodeState(const gert::ExtendedKernelContext *ctx) {
+  const openatc::gert_impl::Frame *f = openatc::gert_impl::ContextAccess::Get(ctx);
+  return f != nullptr ? f->node_state : nullptr;
+}

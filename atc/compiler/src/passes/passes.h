@@ -21,6 +21,9 @@ inline constexpr const char *kConvAdd = "ConvAddFusionPass";
 inline constexpr const char *kReshapeChain = "ReshapeChainPass";
 inline constexpr const char *kTransposePair = "TransposePairPass";
 inline constexpr const char *kLayoutPlan = "LayoutPlanningPass";
+/// Not a rewrite: built-in WeightPackingOp nodes store packed copies of constant inputs in the
+/// OM (weight_prepack.cc); off, the OM holds plain weights only and ops pack them at load.
+inline constexpr const char *kWeightPrepack = "WeightPrepackPass";
 
 /// Which passes run: all by default; a switch file turns any of them off (fusion_switch.cc).
 struct PassSwitches {
@@ -40,6 +43,12 @@ PassSwitches ReadFusionSwitchFile(const std::string &path);
 /// stays topologically sorted. `builtin` = the op types the built-in package provides.
 /// Returns the number of changes made.
 size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std::set<std::string> &builtin);
+
+/// WeightPrepackPass (weight_prepack.cc): for each node of a `builtin` type whose op is an
+/// openatc::WeightPackingOp, the op's packed copies of its constant inputs go into
+/// Node::packed_weights. Runs last, after the precision passes, on the final graph. Returns the
+/// number of copies stored. Throws openatc::Error when an op's PackWeights fails.
+size_t RunWeightPrepack(ir::Graph &graph, const std::set<std::string> &builtin);
 
 }  // namespace openatc::compiler::passes
 

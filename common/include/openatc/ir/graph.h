@@ -121,6 +121,15 @@ struct NodePlan {
   bool empty() const { return output_offsets.empty() && launches.empty() && workspace_bytes.empty(); }
 };
 
+/// A constant input pre-packed at compile time for a CPU kernel (OM 1.3 `PackedWeight`). The
+/// input's Const keeps its plain bytes: a loader whose CPU differs (isa or layout) repacks those.
+struct PackedWeight {
+  int32_t input = 0;   ///< the node input anchor whose Const it packs
+  std::string isa;     ///< CPU instruction set it was packed for (e.g. "avx2")
+  std::string layout;  ///< the packed layout as text, compared by the op, never parsed
+  Bytes data;          ///< the packed bytes
+};
+
 struct Node {
   std::string name;
   std::string type;
@@ -130,6 +139,7 @@ struct Node {
   std::vector<TensorDesc> output_descs;     ///< one per output anchor
   std::map<std::string, AttrValue> attrs;   ///< sorted, so serialisation is deterministic
   NodePlan plan;                            ///< set by the compiler's planning passes
+  std::vector<PackedWeight> packed_weights;  ///< set by atc's weight pre-packing (compile_graph.cc)
 };
 
 struct Graph {

@@ -101,6 +101,9 @@ struct Frame {
   std::vector<gert::Tensor *> inputs;
   std::vector<gert::Tensor *> outputs;
   Services *services = nullptr;
+  /// The node's WeightPackingOp::PrepareNode state (openatc/weight_packing.h), owned by the
+  /// runtime; null elsewhere.
+  void *node_state = nullptr;
 };
 
 /// Creates the context objects (their constructors are not public).

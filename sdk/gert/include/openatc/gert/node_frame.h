@@ -23,6 +23,18 @@ struct AnchorData {
   size_t size = 0;
 };
 
+/// The bytes of input anchor `anchor` of `node` when a Const/Constant of `graph` feeds it (what
+/// callbacks that see constant inputs get: openatc/weight_packing.h), else no data.
+inline AnchorData ConstAnchorData(const ir::Graph &graph, const ir::Node &node, size_t anchor) {
+  const ir::Endpoint &e = node.inputs[anchor];
+  if (!e.connected() || e.node < 0 || static_cast<size_t>(e.node) >= graph.nodes.size()) return {};
+  const ir::Node &p = graph.nodes[static_cast<size_t>(e.node)];
+  if (p.type != ir::kConst && p.type != ir::kConstant) return {};
+  auto it = p.attrs.find("value");
+  if (it == p.attrs.end() || it->second.kind != ir::AttrKind::kTensor || !it->second.t) return {};
+  return {const_cast<uint8_t *>(it->second.t->data.data), it->second.t->data.size};
+}
+
 /// One callback invocation's frame for `node`: NodeInfo from BuildNodeInfo (throws its
 /// openatc::Error), one input tensor per flattened input (desc = node.input_descs[anchor], data
 /// from `input_data(anchor)`, placement `input_placement`), one output tensor per output desc with

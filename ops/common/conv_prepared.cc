@@ -1,0 +1,96 @@
+// Convolution nodes prepared at load and weights packed at compile time (conv_prepared.h).
+#include "common/conv_prepared.h"
+
+#include <cstring>
+
+#include "common/dnnl_packing.h"
+
+namespace openatc_ops {
+namespace {
+
+bool DimsEqual(const gert::Shape &s, const Dims &d) {
+  if (s.GetDimNum() != d.size()) return false;
+  for (size_t i = 0; i < d.size(); ++i)
+    if (s.GetDim(i) != d[i]) return false;
+  return true;
+}
+
+// The entry for `p` as RunConvolution would make it for float32 tensors.
+ConvEntry MakeF32Entry(const ConvProblem &p, bool has_bias, int *threads) {
+  const bool blockable = ConvBlockable(p, true);
+  bool serial = false;
+  *threads = ConvThreads(p, blockable, &serial);
+  return MakeConvEntry(p, has_bias, blockable, serial);
+}
+
+// True when `e` reads its weights through a reorder that can be done once (conv_layout.h).
+bool Packable(const ConvEntry &e, const ConvProblem &p) {
+  return e.blocked && e.sides.wei_reorder && p.layout.weights_id != 0;
+}
+
+// `w` reordered into new memory of the primitive's weight layout.
+dnnl::memory Repack(const ConvEntry &e, const float *w) {
+  dnnl::memory m(e.wei, dnnl_util::Engine());
+  dnnl_util::Run(e.sides.wei_in, {{DNNL_ARG_FROM, dnnl_util::Wrap(e.sides.wei_user, w)}, {DNNL_ARG_TO, m}});
+  return m;
+}
+
+}  // namespace
+
+bool PackConvWeights(const ConvProblem &p, bool has_bias, const float *w, std::string *isa, std::string *layout,
+                     std::vector<uint8_t> *bytes) {
+  if (!ConvBlockable(p, true) || !CheckConvLayout(p, true).empty()) return false;
+  int threads = 1;
+  const ConvEntry e = MakeF32Entry(p, has_bias, &threads);
+  if (!Packable(e, p)) return false;
+  *layout = dnnl_util::LayoutText(e.wei);
+  if (layout->empty()) return false;
+  *isa = dnnl_util::CpuIsaName();
+  const dnnl::memory m = Repack(e, w);
+  const size_t size = e.wei.get_size();
+  bytes->resize(size);
+  std::memcpy(bytes->data(), m.get_data_handle(), size);
+  return true;
+}
+
+std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, ge::DataType dtype, const float *w,
+                                          const openatc::PackedWeightView *packed) {
+  const bool blockable = ConvBlockable(p, dtype == ge::DT_FLOAT);
+  if (!CheckConvLayout(p, blockable).empty()) return nullptr;
+  auto s = std::make_shared<ConvPrepared>();
+  s->p = p;
+  s->has_bias = has_bias;
+  s->dtype = dtype;
+  s->add_index = dnnl_util::BinaryAddIndex(p.post_ops);
+  s->host_threads = dnnl_util::ApplyThreadCount();
+  bool serial = false;
+  ConvThreads(p, blockable, &serial);
+  s->entry = MakeConvEntry(p, has_bias, blockable, serial);
+  if (!Packable(s->entry, p) || w == nullptr) return s;
+  PackedWeights &pk = *s->entry.sides.packed;
+  const ConvEntry &e = s->entry;
+  // The OM's copy only when it was made for exactly this primitive's layout on this ISA. Used in
+  // place when aligned as oneDNN allocates (a mapped segment is), else copied into such memory.
+  const bool fits = packed != nullptr && packed->data != nullptr && packed->size == e.wei.get_size() &&
+                    std::strcmp(packed->isa, dnnl_util::CpuIsaName().c_str()) == 0 &&
+                    dnnl_util::LayoutText(e.wei) == packed->layout;
+  if (fits && reinterpret_cast<uintptr_t>(packed->data) % 64 == 0) {
+    pk.mem = dnnl::memory(e.wei, dnnl_util::Engine(), const_cast<uint8_t *>(packed->data));  // read only
+  } else if (fits) {
+    pk.mem = dnnl::memory(e.wei, dnnl_util::Engine());
+    std::memcpy(pk.mem.get_data_handle(), packed->data, packed->size);
+  } else {
+    pk.mem = Repack(e, w);
+  }
+  s->from_om = fits;
+  pk.ready.store(true, std::memory_order_release);
+  return s;
+}
+
+bool PreparedMatches(const ConvPrepared &s, const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b) {
+  return x.GetDataType() == s.dtype && w.GetDataType() == s.dtype && (b != nullptr) == s.has_bias &&
+         DimsEqual(x.GetStorageShape(), s.p.x) && DimsEqual(w.GetStorageShape(), s.p.w) &&
+         dnnl_util::ApplyThreadCount() == s.host_threads;
+}
+
+}  // namespace openatc_ops

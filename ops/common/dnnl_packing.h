@@ -1,0 +1,29 @@
+/**
+ * @file ops/common/dnnl_packing.h
+ * Tags of weights pre-packed into the OM (openatc/weight_packing.h): the CPU ISA oneDNN runs on
+ * and a complete text description of a packed memory descriptor. oneDNN 2.6 has no API that
+ * serializes a memory descriptor, so the layout is our own text: every field of the blocked
+ * dnnl_memory_desc_t that decides where each element lies (data type, dims, padded dims and
+ * offsets, offset0, outer strides, inner blocks with their dims, extra flags). Two descriptors
+ * with equal text place every element at the same byte, so a blob made for one is valid for the
+ * other. The text is compared at load, never parsed.
+ */
+#ifndef OPENATC_OPS_COMMON_DNNL_PACKING_H_
+#define OPENATC_OPS_COMMON_DNNL_PACKING_H_
+
+#include <string>
+
+#include "common/dnnl_util.h"
+
+namespace openatc_ops::dnnl_util {
+
+/// oneDNN's effective ISA on this CPU as a name ("avx2", "avx512_core", ...; unknown values as
+/// "isa_0x<hex>").
+const std::string &CpuIsaName();
+
+/// The layout text of `md`; "" for a descriptor that is not in a blocked format (not packable).
+std::string LayoutText(const dnnl::memory::desc &md);
+
+}  // namespace openatc_ops::dnnl_util
+
+#endif  // OPENATC_OPS_COMMON_DNNL_PACKING_H_
