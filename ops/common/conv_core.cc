@@ -1,6 +1,8 @@
 // The oneDNN forward convolution shared by Conv and Conv2D (see conv_core.h).
 #include "common/conv_core.h"
 
+#include "common/conv_nan.h"
+
 namespace openatc_ops {
 
 Dims DenseStrides(const Dims &d) {
@@ -41,6 +43,47 @@ void MakePlainConv(const ConvProblem &p, const Dims &xs, const Dims &ws, const D
 }
 }  // namespace
 
+namespace {
+// Builds (or reuses) the primitive of `p` and runs it: dst `py`, binary_add operand `pa`. Throws
+// dnnl::error.
+void RunOnce(ConvCache *cache, const ConvProblem &p, bool blockable, bool has_bias, const float *px, const float *pw,
+             const float *pb, const float *pa, float *py) {
+  const ConvLayout &l = p.layout;
+  const int add_index = dnnl_util::BinaryAddIndex(p.post_ops);
+  int threads = dnnl_util::ApplyThreadCount();
+  const int64_t macs = NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1);
+  const bool serial = blockable && threads > 1 && macs < kSerialConvMacs;
+  if (serial) threads = 1;  // the key's thread count: the primitive is made for one thread
+  const Dims xs = OrDense(p.x_strides, p.x), ws = OrDense(p.w_strides, p.w), ys = OrDense(p.y_strides, p.y);
+  dnnl_util::Key key;
+  key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
+      .Add("b", has_bias).Add("s", p.win.strides).Add("d", p.win.dilations).Add("pb", p.win.pads_begin)
+      .Add("pe", p.win.pads_end).Add("t", threads).Add("po", dnnl_util::PostOpsKey(p.post_ops))
+      .Add("L", blockable ? 1 + 2 * l.x_blocked + 4 * l.y_blocked + 8 * l.add_blocked : 0)
+      .Add("wid", blockable ? l.weights_id : 0);
+  auto entry = cache->Get(key, [&] {
+    ConvEntry e;
+    if (blockable) {
+      MakeBlockedConv(p, has_bias, serial, &e);
+      return e;
+    }
+    MakePlainConv(p, xs, ws, ys, has_bias, &e);
+    return e;
+  });
+  if (entry->blocked) {
+    RunBlockedConv(*entry, l, px, pw, pb, pa, add_index, py);
+    return;
+  }
+  std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)},
+                                                {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(entry->wei, pw)}};
+  if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry->bias, pb);
+  if (pa != nullptr)
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = dnnl_util::Wrap(dnnl_util::PlainF32(p.y), pa);
+  args[DNNL_ARG_DST] = dnnl_util::Wrap(entry->dst, py);
+  dnnl_util::Run(entry->prim, args);
+}
+}  // namespace
+
 ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache *cache, const ConvProblem &p,
                                const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y,
                                const gert::Tensor *addend) {
@@ -57,26 +100,6 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
   if ((l.x_blocked && p.x[1] % ChainBlock() != 0) || ((l.y_blocked || l.add_blocked) && p.y[1] % ChainBlock() != 0))
     return Fail(ctx, "a chain-layout tensor's channel count must be a multiple of " + std::to_string(ChainBlock()));
   try {
-    int threads = dnnl_util::ApplyThreadCount();
-    const int64_t macs = NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1);
-    const bool serial = blockable && threads > 1 && macs < kSerialConvMacs;
-    if (serial) threads = 1;  // the key's thread count: the primitive is made for one thread
-    const Dims xs = OrDense(p.x_strides, p.x), ws = OrDense(p.w_strides, p.w), ys = OrDense(p.y_strides, p.y);
-    dnnl_util::Key key;
-    key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
-        .Add("b", b != nullptr).Add("s", p.win.strides).Add("d", p.win.dilations).Add("pb", p.win.pads_begin)
-        .Add("pe", p.win.pads_end).Add("t", threads).Add("po", dnnl_util::PostOpsKey(p.post_ops))
-        .Add("L", blockable ? 1 + 2 * l.x_blocked + 4 * l.y_blocked + 8 * l.add_blocked : 0)
-        .Add("wid", blockable ? l.weights_id : 0);
-    auto entry = cache->Get(key, [&] {
-      ConvEntry e;
-      if (blockable) {
-        MakeBlockedConv(p, b != nullptr, serial, &e);
-        return e;
-      }
-      MakePlainConv(p, xs, ws, ys, b != nullptr, &e);
-      return e;
-    });
     std::vector<float> sx, sw, sb, sy, sa;
     const float *px = dnnl_util::AsF32(x, &sx), *pw = dnnl_util::AsF32(w, &sw);
     if (px == nullptr || pw == nullptr) return Fail(ctx, "the input and the filter must be float tensors with data");
@@ -85,18 +108,20 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
     const float *pa = add_index >= 0 ? dnnl_util::AsF32(*addend, &sa) : nullptr;
     if (add_index >= 0 && pa == nullptr) return Fail(ctx, "the fused addend must be a float tensor with data");
     float *py = dnnl_util::OutF32(y, &sy);
-    if (entry->blocked) {
-      RunBlockedConv(*entry, l, px, pw, pb, pa, add_index, py);
-      return ge::GRAPH_SUCCESS;  // float32 only: nothing to store back
+    RunOnce(cache, p, blockable, b != nullptr, px, pw, pb, pa, py);
+    // A chain oneDNN would turn NaN into numbers, on data that can make NaN (x and w are
+    // permutations of dense buffers, so their element counts cover them).
+    if (ChainDropsNaN(p.post_ops) && (AnyNonFinite(px, NumElements(p.x)) || AnyNonFinite(pw, NumElements(p.w)) ||
+                                      AnyNonFinite(pb, p.w[0]) || AnyNonFinite(pa, NumElements(p.y)))) {
+      ConvProblem raw = p;
+      raw.post_ops.clear();
+      raw.layout.add_blocked = false;
+      raw.layout.weights_id = 0;
+      std::vector<float> plain(static_cast<size_t>(NumElements(p.y)));
+      RunOnce(cache, raw, blockable, b != nullptr, px, pw, pb, nullptr, plain.data());
+      RestoreNaN(p, plain.data(), pa, py);
     }
-    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)},
-                                                  {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(entry->wei, pw)}};
-    if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry->bias, pb);
-    if (pa != nullptr)
-      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = dnnl_util::Wrap(dnnl_util::PlainF32(p.y), pa);
-    args[DNNL_ARG_DST] = dnnl_util::Wrap(entry->dst, py);
-    dnnl_util::Run(entry->prim, args);
-    dnnl_util::StoreF32(sy, y);
+    dnnl_util::StoreF32(sy, y);  // float32: nothing to store back
   } catch (const dnnl::error &e) {
     return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());
   }
