@@ -10,7 +10,7 @@
 //   p = softmax(s) (an all-masked row gives NaN, as ONNX's reference does) -> mode 3
 //   Y = p.V
 // softcap comes before the mask so that masked keys stay masked (ONNX's reference order). Computed
-// in double from float copies; plain loops.
+// in double from float copies (at least the precision any softmax_precision asks for); plain loops.
 #include <cmath>
 #include <limits>
 
@@ -118,15 +118,16 @@ void Present(const Geometry &g, int64_t e, const float *past, const float *cur, 
 }
 
 // The additive bias of the mask for (b, h, i, j): strides over a mask right-aligned to
-// [B, Hq, Sq, T]; keys past the mask's last dim are masked.
+// [B, Hq, Sq, T]. The last dim is not broadcast: keys past it are masked (ONNX's reference pads a
+// shorter mask with -inf / false, a [..., 1] mask included).
 struct Mask {
   const float *f = nullptr;
   const bool *m = nullptr;
   int64_t stride[4] = {0, 0, 0, 0}, last = 0;
   double At(int64_t b, int64_t h, int64_t i, int64_t j) const {
     if (f == nullptr && m == nullptr) return 0;
-    if (last != 1 && j >= last) return -INFINITY;
-    const int64_t o = b * stride[0] + h * stride[1] + i * stride[2] + (last == 1 ? 0 : j) * stride[3];
+    if (j >= last) return -INFINITY;
+    const int64_t o = b * stride[0] + h * stride[1] + i * stride[2] + j;
     return f ? static_cast<double>(f[o]) : (m[o] ? 0.0 : -INFINITY);
   }
 };
@@ -138,7 +139,7 @@ std::string MakeMask(const Dims &md, const Geometry &g, Mask *mask) {
   m4.insert(m4.end(), md.begin(), md.end());
   int64_t st = 1;
   for (int k = 3; k >= 0; --k) {
-    const bool ok = m4[k] == 1 || m4[k] == want[k] || (k == 3 && m4[k] < want[k]);
+    const bool ok = k == 3 ? m4[k] <= want[k] : m4[k] == 1 || m4[k] == want[k];
     if (!ok) return "attn_mask " + DimsToString(md) + " does not broadcast to [B, q_num_heads, Sq, total_seq] " + DimsToString(want);
     mask->stride[k] = m4[k] == 1 ? 0 : st;
     st *= m4[k];

@@ -254,3 +254,17 @@ TEST_CASE("Gelu (none, tanh) and Swish by hand, NaN kept", "[ops][activation]") 
   CheckClose(F(y.begin(), y.begin() + 3), {-1 / (1 + std::exp(2.0)), 0, 2 / (1 + std::exp(-4.0))});
   CHECK(std::isnan(y[3]));
 }
+
+TEST_CASE("TensorScatter linear and circular, write_indices per batch (ONNX-24)", "[ops][kvcache]") {
+  // past [2 batch, 3 seq, 1]; update [2, 2, 1] written at 1 (batch 0) and 2 (batch 1).
+  const HostTensor past = Fl({2, 3, 1}, {0, 0, 0, 0, 0, 0}), upd = Fl({2, 2, 1}, {1, 2, 3, 4});
+  const HostTensor at = Tensor(ge::DT_INT64, {2}, std::vector<int64_t>{1, 2});
+  auto y = RunOp({"TensorScatter", {{past}, {upd}, {at}}, {{"mode", StringAttr("circular")}}});
+  CHECK(Values<float>(y[0]) == F{0, 1, 2, 4, 0, 3});  // batch 1 wraps: positions 2, 0
+  y = RunOp({"TensorScatter", {{past}, {upd}}});  // no write_indices: from 0
+  CHECK(Values<float>(y[0]) == F{1, 2, 0, 3, 4, 0});
+  CHECK_THAT(RunOpExpectingFailure({"TensorScatter", {{past}, {upd}, {at}}}),
+             Catch::Contains("write index 2 with 2 updates does not fit 3 positions (mode linear)"));
+  CHECK_THAT(RunOpExpectingFailure({"TensorScatter", {{past}, {upd}}, {{"axis", IntAttr(0)}}}),
+             Catch::Contains("axis 0 must name a non-batch axis"));
+}

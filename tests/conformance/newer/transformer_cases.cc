@@ -226,6 +226,26 @@ void NormAndActivationCases(const std::string &root) {
   }
 }
 
+void KvCacheCases(const std::string &root) {
+  // TensorScatter-24 circular: past [2, 3, 2] (axis -2), 2 updates at 2 (wraps to 0) and 0.
+  Case c("test_tensor_scatter_24_circular", 24, 11);
+  F past(12);
+  for (size_t i = 0; i < 12; ++i) past[i] = static_cast<float>(i);
+  const F upd = {-1, -2, -3, -4, -5, -6, -7, -8};
+  c.Input("past", {2, 3, 2}, past);
+  c.Input("update", {2, 2, 2}, upd);
+  c.InputInt64("at", {2}, {2, 0});
+  c.AddNode("TensorScatter", {"past", "update", "at"}, {"present"}, {onnx::MakeAttribute("mode", std::string("circular"))});
+  F want = past;
+  const int64_t start[2] = {2, 0};
+  for (int b = 0; b < 2; ++b)
+    for (int s = 0; s < 2; ++s)
+      for (int e = 0; e < 2; ++e)
+        want[static_cast<size_t>((b * 3 + (start[b] + s) % 3) * 2 + e)] = upd[static_cast<size_t>((b * 2 + s) * 2 + e)];
+  c.Output("present", {2, 3, 2}, want);
+  c.Write(root);
+}
+
 void NanAndEmptyCases(const std::string &root) {
   {
     Case c("test_relu_18_nan", 18, 9);
@@ -272,6 +292,7 @@ void NanAndEmptyCases(const std::string &root) {
 void TransformerCases(const std::string &root) {
   AttentionCases(root);
   NormAndActivationCases(root);
+  KvCacheCases(root);
   NanAndEmptyCases(root);
 }
 
