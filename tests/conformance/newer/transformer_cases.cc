@@ -124,7 +124,7 @@ void AttentionCases(const std::string &root) {
   {  // Opset 24: nonpad_kv_seqlen with a causal, bottom-right aligned mask (MQA, 1 kv head).
     Sdpa a{2, 2, 1, 1, 3, 0, 2, 2};
     a.scale = 1 / std::sqrt(2.0), a.causal = true, a.nonpad = {2, 3};
-    const F q = Wave(4, 1), k = Wave(12, 2), v = Wave(12, 3);
+    const F q = Wave(8, 1), k = Wave(12, 2), v = Wave(12, 3);
     Case c("test_attention_24_nonpad_kv_seqlen_causal", 24, 11);
     c.Input("Q", {2, 2, 1, 2}, q);
     c.Input("K", {2, 1, 3, 2}, k);
