@@ -23,7 +23,8 @@ class HardSigmoid : public UnaryElementwiseOp<HardSigmoid> {
     const float beta = AttrFloat(ctx, 1, 0.5f);
     return MapFloat(x, y, [=](auto v) {
       using C = decltype(v);
-      return static_cast<C>(std::max(C(0), std::min(C(1), C(alpha) * v + C(beta))));
+      const C lin = C(alpha) * v + C(beta);
+      return std::isnan(lin) ? lin : static_cast<C>(std::max(C(0), std::min(C(1), lin)));  // NaN stays NaN
     });
   }
 };

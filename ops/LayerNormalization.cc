@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/dnnl_util.h"
+#include "common/norm_axes.h"
 
 namespace ge {
 REG_OP(LayerNormalization)
@@ -23,44 +24,6 @@ REG_OP(LayerNormalization)
 namespace openatc_ops {
 namespace {
 enum Attr { kAxis, kEpsilon, kStashType };
-
-// Normalised axis, inner dims X[axis:], and the stats shape; "" or the reason.
-std::string Resolve(const gert::ExtendedKernelContext *ctx, const Dims &x, const Dims &scale, const Dims *b,
-                    int64_t *axis, Dims *stats) {
-  if (x.empty()) return "X must have rank >= 1";
-  if (!NormalizeAxis(AttrInt(ctx, kAxis, -1), static_cast<int64_t>(x.size()), axis))
-    return "axis " + std::to_string(AttrInt(ctx, kAxis, -1)) + " is out of range for X " + DimsToString(x);
-  const int64_t st = AttrInt(ctx, kStashType, 1);
-  if (st != 1) return "stash_type " + std::to_string(st) + " is not supported (only 1, float32)";
-  const Dims inner(x.begin() + *axis, x.end());
-  Dims out;
-  if (scale.size() > inner.size() || !BroadcastDims(scale, inner, &out) || out != inner)
-    return "Scale " + DimsToString(scale) + " does not broadcast to X[axis:] " + DimsToString(inner);
-  if (b && (b->size() > inner.size() || !BroadcastDims(*b, inner, &out) || out != inner))
-    return "B " + DimsToString(*b) + " does not broadcast to X[axis:] " + DimsToString(inner);
-  *stats = x;
-  for (size_t i = static_cast<size_t>(*axis); i < x.size(); ++i) (*stats)[i] = 1;
-  return "";
-}
-
-// Flat offsets into a tensor of dims `p` broadcast over `inner` (row-major walk of `inner`).
-std::vector<int64_t> InnerOffsets(const Dims &p, const Dims &inner) {
-  const std::vector<int64_t> st = BroadcastStrides(p, inner);
-  const int64_t n = NumElements(inner);
-  std::vector<int64_t> off(static_cast<size_t>(n), 0);
-  std::vector<int64_t> idx(inner.size(), 0);
-  int64_t cur = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    off[i] = cur;
-    for (size_t d = inner.size(); d-- > 0;) {
-      cur += st[d];
-      if (++idx[d] < inner[d]) break;
-      cur -= st[d] * inner[d];
-      idx[d] = 0;
-    }
-  }
-  return off;
-}
 }  // namespace
 
 class LayerNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
@@ -81,7 +44,8 @@ class LayerNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     int64_t axis = 0;
     Dims stats;
     const Dims bd = b ? ToDims(*b) : Dims{};
-    const std::string err = Resolve(ctx, ToDims(*x), ToDims(*s), b ? &bd : nullptr, &axis, &stats);
+    const std::string err =
+        ResolveTrailingNorm(ctx, kAxis, kStashType, ToDims(*x), ToDims(*s), b ? &bd : nullptr, &axis, &stats);
     if (!err.empty()) return Fail(ctx, err);
     *ctx->GetOutputShape(0) = *x;
     for (size_t i = 1; i < ctx->GetComputeNodeOutputNum(); ++i) *ctx->GetOutputShape(i) = ToShape(stats);
@@ -96,7 +60,7 @@ class LayerNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const Dims bd = b ? ToDims(b->GetStorageShape()) : Dims{};
     int64_t axis = 0;
     Dims stats;
-    const std::string err = Resolve(ctx, xd, sd, b ? &bd : nullptr, &axis, &stats);
+    const std::string err = ResolveTrailingNorm(ctx, kAxis, kStashType, xd, sd, b ? &bd : nullptr, &axis, &stats);
     if (!err.empty()) return Fail(ctx, err);
     gert::Tensor *y = AllocOutput(ctx, 0, xd, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;

@@ -1,4 +1,5 @@
-// Relu (ONNX Relu-14): Y = max(0, X) for float types and signed integers.
+// Relu (ONNX Relu-14): Y = max(0, X) for float types and signed integers; NaN stays NaN (numpy's
+// maximum, which ONNX's reference uses).
 #include "common/elementwise.h"
 
 namespace ge {
@@ -16,7 +17,7 @@ class Relu : public UnaryElementwiseOp<Relu> {
     return IsFloat(d) || d == ge::DT_INT8 || d == ge::DT_INT16 || d == ge::DT_INT32 || d == ge::DT_INT64;
   }
   static ge::graphStatus Compute(gert::EagerOpExecutionContext *, const gert::Tensor &x, gert::Tensor &y) {
-    if (IsFloat(x.GetDataType())) return MapFloat(x, y, [](auto v) { return v > 0 ? v : decltype(v)(0); });
+    if (IsFloat(x.GetDataType())) return MapFloat(x, y, [](auto v) { return v > 0 || std::isnan(v) ? v : decltype(v)(0); });
     const int64_t n = x.GetShapeSize();
     switch (x.GetDataType()) {
       OPENATC_OPS_INT_CASES(const T *p = x.GetData<T>(); T *q = y.GetData<T>();

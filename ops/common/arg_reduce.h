@@ -3,7 +3,9 @@
  * Shared body of ArgMax / ArgMin (ONNX ArgMax-13 / ArgMin-13): the int64 index of the extreme
  * element along `axis` (attr 0, default 0), keepdims (attr 1, default 1) keeping the axis as size 1,
  * select_last_index (attr 2, default 0) choosing the last of equal extremes instead of the first.
- * Float and integer inputs (float16 compared in float); a NaN is never selected over a number.
+ * Float and integer inputs (float16 compared in float). A NaN is the extreme, as in numpy.argmax /
+ * argmin (which ONNX's reference uses): the first NaN (the last one with
+ * select_last_index) is selected.
  * An empty axis (size 0) is an error: there is no index to return.
  */
 #ifndef OPENATC_OPS_COMMON_ARG_REDUCE_H_
@@ -72,8 +74,8 @@ class ArgReduceOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
   // Better(v, best): v replaces the current best (ties handled by `last`).
   template <typename C>
   static bool Better(C v, C best, bool last) {
-    if (std::isnan(static_cast<double>(v))) return false;
-    if (std::isnan(static_cast<double>(best))) return true;
+    if (std::isnan(static_cast<double>(best))) return last && std::isnan(static_cast<double>(v));
+    if (std::isnan(static_cast<double>(v))) return true;
     if (kMax ? v > best : v < best) return true;
     return last && v == best;
   }

@@ -1,6 +1,8 @@
 // The oneDNN forward convolution shared by Conv and Conv2D (see conv_core.h).
 #include "common/conv_core.h"
 
+#include "common/conv_nan.h"
+
 namespace openatc_ops {
 
 Dims DenseStrides(const Dims &d) {
@@ -73,34 +75,66 @@ ConvEntry MakeConvEntry(const ConvProblem &p, bool has_bias, bool blockable, boo
   return e;
 }
 
+namespace {
+// Runs `entry` once: dst `py`, binary_add operand `pa` (add_index >= 0). Throws dnnl::error.
+void RunEntryOnce(const ConvEntry &entry, const ConvProblem &p, const float *px, const float *pw, const float *pb,
+                  const float *pa, int add_index, float *py) {
+  if (entry.blocked) {
+    RunBlockedConv(entry, p.layout, px, pw, pb, pa, add_index, py);
+    return;
+  }
+  std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry.src, px)},
+                                                {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(entry.wei, pw)}};
+  if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry.bias, pb);
+  if (pa != nullptr)
+    args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = dnnl_util::Wrap(dnnl_util::PlainF32(p.y), pa);
+  args[DNNL_ARG_DST] = dnnl_util::Wrap(entry.dst, py);
+  dnnl_util::Run(entry.prim, args);
+}
+
+// A chain oneDNN evaluates NaN-losing (conv_nan.h) on non-finite data: computes the plain
+// convolution (a primitive made for this call only: non-finite inputs are the rare case) and
+// writes NaN back where the ONNX chain gives NaN. `pw`: the plain weights.
+void KeepNaN(const ConvEntry &entry, const ConvProblem &p, const float *px, const float *pw, const float *pb,
+             const float *pa, float *py) {
+  if (!(AnyNonFinite(px, NumElements(p.x)) || AnyNonFinite(pw, NumElements(p.w)) || AnyNonFinite(pb, p.w[0]) ||
+        AnyNonFinite(pa, NumElements(p.y))))
+    return;
+  ConvProblem raw = p;
+  raw.post_ops.clear();
+  raw.layout.add_blocked = false;
+  raw.layout.weights_id = 0;
+  bool serial = false;
+  ConvThreads(raw, entry.blocked, &serial);
+  const ConvEntry plain_entry = MakeConvEntry(raw, pb != nullptr, entry.blocked, serial);
+  std::vector<float> plain(static_cast<size_t>(NumElements(p.y)));
+  RunEntryOnce(plain_entry, raw, px, pw, pb, nullptr, -1, plain.data());
+  RestoreNaN(p, plain.data(), pa, py);
+}
+}  // namespace
+
 ge::graphStatus RunConvEntry(const gert::ExtendedKernelContext *ctx, const ConvEntry &entry, const ConvProblem &p,
                              const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b, gert::Tensor &y,
                              const gert::Tensor *addend, int add_index) {
   std::vector<float> sx, sw, sb, sy, sa;
   const float *px = dnnl_util::AsF32(x, &sx);
-  // Packed weights of a prepared entry are all the primitive reads: the plain ones stay unread.
+  // Packed weights of a prepared entry are all the primitive reads: the plain ones stay unread
+  // (but for the NaN check of a NaN-losing chain).
   const bool packed = entry.blocked && entry.sides.wei_reorder && p.layout.weights_id != 0 &&
                       entry.sides.packed->ready.load(std::memory_order_acquire);
-  const float *pw = packed ? nullptr : dnnl_util::AsF32(w, &sw);
-  if (px == nullptr || (pw == nullptr && !packed)) return Fail(ctx, "the input and the filter must be float tensors with data");
+  const bool keep_nan = ChainDropsNaN(p.post_ops);
+  const float *pw = packed && !keep_nan ? nullptr : dnnl_util::AsF32(w, &sw);
+  if (px == nullptr || (pw == nullptr && !(packed && !keep_nan)))
+    return Fail(ctx, "the input and the filter must be float tensors with data");
   const float *pb = b != nullptr ? dnnl_util::AsF32(*b, &sb) : nullptr;
   if (b != nullptr && pb == nullptr) return Fail(ctx, "the bias must be a float tensor with data");
   const float *pa = add_index >= 0 ? dnnl_util::AsF32(*addend, &sa) : nullptr;
   if (add_index >= 0 && pa == nullptr) return Fail(ctx, "the fused addend must be a float tensor with data");
   float *py = dnnl_util::OutF32(y, &sy);
   try {
-    if (entry.blocked) {
-      RunBlockedConv(entry, p.layout, px, pw, pb, pa, add_index, py);
-      return ge::GRAPH_SUCCESS;  // float32 only: nothing to store back
-    }
-    std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry.src, px)},
-                                                  {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(entry.wei, pw)}};
-    if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(entry.bias, pb);
-    if (pa != nullptr)
-      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = dnnl_util::Wrap(dnnl_util::PlainF32(p.y), pa);
-    args[DNNL_ARG_DST] = dnnl_util::Wrap(entry.dst, py);
-    dnnl_util::Run(entry.prim, args);
-    dnnl_util::StoreF32(sy, y);
+    RunEntryOnce(entry, p, px, pw, pb, pa, add_index, py);
+    if (keep_nan) KeepNaN(entry, p, px, pw, pb, pa, py);
+    if (!entry.blocked) dnnl_util::StoreF32(sy, y);  // blocked: float32 only, nothing to store back
   } catch (const dnnl::error &e) {
     return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());
   }

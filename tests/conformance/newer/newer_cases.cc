@@ -278,5 +278,6 @@ int main(int argc, char **argv) {
   NewOpCases(root);
   AttributeValueCases(root);
   VersionCases(root);
+  TransformerCases(root);
   return 0;
 }

@@ -6,6 +6,7 @@
 #include <onnx/onnx_pb.h>
 #include <sys/stat.h>
 
+#include <cstdint>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -25,6 +26,14 @@ class Case {
   void Input(const std::string &n, const std::vector<int64_t> &dims, const std::vector<float> &v) {
     Declare(model_.mutable_graph()->add_input(), n, onnx::TensorProto::FLOAT, dims);
     inputs_.push_back(Tensor(n, onnx::TensorProto::FLOAT, dims, v.data(), v.size() * 4));
+  }
+  void InputBool(const std::string &n, const std::vector<int64_t> &dims, const std::vector<uint8_t> &v) {
+    Declare(model_.mutable_graph()->add_input(), n, onnx::TensorProto::BOOL, dims);
+    inputs_.push_back(Tensor(n, onnx::TensorProto::BOOL, dims, v.data(), v.size()));
+  }
+  void InputInt64(const std::string &n, const std::vector<int64_t> &dims, const std::vector<int64_t> &v) {
+    Declare(model_.mutable_graph()->add_input(), n, onnx::TensorProto::INT64, dims);
+    inputs_.push_back(Tensor(n, onnx::TensorProto::INT64, dims, v.data(), v.size() * 8));
   }
   void Output(const std::string &n, const std::vector<int64_t> &dims, const std::vector<float> &v) {
     Declare(model_.mutable_graph()->add_output(), n, onnx::TensorProto::FLOAT, dims);
@@ -85,6 +94,9 @@ class Case {
   onnx::ModelProto model_;
   std::vector<onnx::TensorProto> inputs_, outputs_;
 };
+
+/// Writes the transformer-era and NaN / empty-tensor cases (transformer_cases.cc) under `root`.
+void TransformerCases(const std::string &root);
 
 }  // namespace openatc::newer
 

@@ -68,7 +68,7 @@ const std::set<std::string> &DefaultBlackList() {
       "Exp", "Log", "Pow", "Softmax", "LogSoftmax", "Softplus", "Erf", "Sqrt", "Reciprocal", "Div",
       "ReduceSum", "ReduceMean", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
       "ReduceSumSquare", "CumSum", "BatchNormalization", "InstanceNormalization", "LayerNormalization",
-      "GroupNormalization", "LpNormalization", "MeanVarianceNormalization"};
+      "GroupNormalization", "LpNormalization", "MeanVarianceNormalization", "RMSNormalization", "Attention"};
   return s;
 }
 

@@ -1,0 +1,70 @@
+// NaN restoration for fused Conv post-op chains (ops/common/conv_nan.h).
+#include "common/conv_nan.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/conv_layout.h"
+
+namespace openatc_ops {
+namespace {
+
+// Element offset of logical index `idx` (dims `d`) in a chain-layout (nChw8c) buffer.
+int64_t ChainOffset(const Dims &d, const Dims &idx) {
+  const int64_t b = ChainBlock(), hw = d[2] * d[3];
+  return ((idx[0] * (d[1] / b) + idx[1] / b) * hw + idx[2] * d[3] + idx[3]) * b + idx[1] % b;
+}
+
+int64_t DotStrides(const Dims &s, const Dims &idx) {
+  int64_t o = 0;
+  for (size_t k = 0; k < idx.size(); ++k) o += idx[k] * s[k];
+  return o;
+}
+
+// One post-op with ONNX semantics (NaN in, NaN out); `add` is the binary_add operand's value.
+float Apply(const dnnl_util::PostOpSpec &op, float v, float add) {
+  const std::string &a = op.alg;
+  if (std::isnan(v)) return v;
+  if (a == "eltwise_relu") return v > 0 ? v : op.alpha * v;
+  if (a == "eltwise_clip") return std::min(std::max(v, op.alpha), op.beta);
+  if (a == "eltwise_linear") return op.alpha * v + op.beta;
+  if (a == "eltwise_logistic") return 1.0f / (1.0f + std::exp(-v));
+  if (a == "eltwise_tanh") return std::tanh(v);
+  if (a == "eltwise_elu") return v >= 0 ? v : op.alpha * std::expm1(v);
+  if (a == "eltwise_hardswish") return v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f;
+  return v + add;  // binary_add
+}
+
+}  // namespace
+
+bool ChainDropsNaN(const std::vector<dnnl_util::PostOpSpec> &ops) {
+  for (const auto &op : ops)
+    if ((op.alg == "eltwise_relu" && op.alpha == 0.0f) || op.alg == "eltwise_clip") return true;
+  return false;
+}
+
+bool AnyNonFinite(const float *p, int64_t n) {
+  if (p == nullptr) return false;
+  for (int64_t i = 0; i < n; ++i)
+    if (!std::isfinite(p[i])) return true;
+  return false;
+}
+
+void RestoreNaN(const ConvProblem &p, const float *raw, const float *addend, float *fused) {
+  const int64_t n = NumElements(p.y);
+  const Dims dense = DenseStrides(p.y);
+  Dims idx(p.y.size(), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t yo = p.layout.y_blocked ? ChainOffset(p.y, idx) : DotStrides(p.y_strides.empty() ? dense : p.y_strides, idx);
+    const int64_t ao = p.layout.add_blocked ? ChainOffset(p.y, idx) : i;
+    float v = raw[yo];
+    for (const auto &op : p.post_ops) v = Apply(op, v, addend ? addend[ao] : 0.0f);
+    if (std::isnan(v)) fused[yo] = v;
+    for (size_t d = idx.size(); d-- > 0;) {
+      if (++idx[d] < p.y[d]) break;
+      idx[d] = 0;
+    }
+  }
+}
+
+}  // namespace openatc_ops

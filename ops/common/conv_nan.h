@@ -1,0 +1,31 @@
+/**
+ * @file ops/common/conv_nan.h
+ * ONNX NaN semantics for a Conv with fused post-ops (ops/common/dnnl_post_ops.h). oneDNN's JIT
+ * eltwise_relu with slope 0 and eltwise_clip compute max/min instructions that turn NaN into a
+ * number, where the ONNX Relu / Clip / HardSigmoid the fusion pass folded in keep NaN. When such a
+ * chain meets non-finite data, RunConvolution (conv_core.cc) also computes the plain convolution
+ * and RestoreNaN replays the chain on it with ONNX semantics, writing NaN where ONNX gives NaN.
+ * Other elements keep oneDNN's fused values; finite inputs cost one scan.
+ */
+#ifndef OPENATC_OPS_COMMON_CONV_NAN_H_
+#define OPENATC_OPS_COMMON_CONV_NAN_H_
+
+#include "common/conv_core.h"
+
+namespace openatc_ops {
+
+/// True when the chain holds a post-op that oneDNN evaluates NaN-losing (eltwise_relu with
+/// alpha 0, eltwise_clip).
+bool ChainDropsNaN(const std::vector<dnnl_util::PostOpSpec> &ops);
+
+/// True when any of the `n` values is NaN or +-inf (null `p`: false).
+bool AnyNonFinite(const float *p, int64_t n);
+
+/// `raw`: the convolution without post-ops, in Y's layout (p.layout.y_blocked / p.y_strides);
+/// `addend`: the binary_add operand (p.layout.add_blocked) or null; `fused`: the fused result,
+/// same layout as `raw`. Sets fused elements to NaN where the chain on `raw` gives NaN.
+void RestoreNaN(const ConvProblem &p, const float *raw, const float *addend, float *fused);
+
+}  // namespace openatc_ops
+
+#endif  // OPENATC_OPS_COMMON_CONV_NAN_H_
