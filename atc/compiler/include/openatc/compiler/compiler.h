@@ -50,6 +50,11 @@ struct CompileOptions {
   /// by default, as in GE. Also off when ge_options has "ge.oo.constantFolding" = "false" (atc
   /// --oo_constant_folding=false); "ge.oo.deadCodeElimination" = "false" keeps dead nodes.
   bool fold_constants = true;
+  /// The graph passes (passes/passes.h: fusion, layout planning) and the precision mode
+  /// (passes/precision.h) run; off for the graph ATC saves with --save_original_model (after
+  /// parse, shape inference, AIPP and gears, before optimisation). --output_type and
+  /// --input_fp16_nodes still apply, so both OMs take and give the same tensors.
+  bool optimise = true;
 };
 
 /// Runs the whole pipeline on `graph` (consumed). Throws openatc::Error naming the file, node and
