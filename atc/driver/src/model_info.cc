@@ -1,4 +1,4 @@
-// ATC's "Display Model Info" block (docs/atc-deploy-flags.md §6): printed after a build with
+// ATC's "Display Model Info" block (docs/atc-deploy-flags.md §7): printed after a build with
 // --display_model_info=1 and first by --mode=6, with this OM's real sizes; a number GE's OM has
 // and ours does not is -1.
 #include <sstream>

@@ -31,7 +31,7 @@ void ConvertTextDumpToJson(const Options &options);
 /// Throws openatc::Error (kNotOm OA2001 for any other file).
 void DisplayModel(const Options &options);
 
-/// ATC's "Display Model Info" block (docs/atc-deploy-flags.md §6), lines ending with '\n':
+/// ATC's "Display Model Info" block (docs/atc-deploy-flags.md §7), lines ending with '\n':
 /// command line, system info, resource info (memory_size = the planned arena, -1 for run-time
 /// shapes; weight_size = raw weight bytes; one stream, no events) and om info (modeldef_size = the
 /// FlatBuffers envelope; weight_data_size, tbe_kernels_size (artifact and kernel segments) and
