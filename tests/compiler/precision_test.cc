@@ -188,7 +188,8 @@ TEST_CASE("precision: the HF32 rounding helper", "[compiler][precision]") {
   REQUIRE(RoundToHfloat32(1.0f + 0x1p-11f + 0x1p-12f) == 1.0f + 0x1p-10f);  // a tie: to even (up)
   REQUIRE(RoundToHfloat32(1.0f + 0x1p-11f) == 1.0f + 0x1p-11f);       // kept bits only: exact
   REQUIRE(RoundToHfloat32(FLT_MAX) == INFINITY);                        // the carry reaches inf
-  REQUIRE(RoundToHfloat32(0x1p-140f) == 0x1p-140f);                     // float32's range, subnormals too
+  REQUIRE(RoundToHfloat32(0x1p-130f) == 0x1p-130f);  // a float32 subnormal with kept bits only
+  REQUIRE(RoundToHfloat32(0x1p-140f) == 0.0f);       // its one bit is among the dropped ones
   REQUIRE(std::isnan(RoundToHfloat32(NAN)));
   REQUIRE(RoundToHfloat32(-0.1f) == -0.100006103515625f);
 }
