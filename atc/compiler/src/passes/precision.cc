@@ -163,30 +163,28 @@ class Rewriter {
   int32_t Cast(const std::string &name, const ir::Endpoint &in, const ir::TensorDesc &from, const ir::TensorDesc &to,
                int64_t onnx_to) {
     ir::Node n;
-    n.name = name;
     n.type = "Cast";
-    n.inputs = {in};
-    n.input_descs = {from};
-    n.output_descs = {to};
     n.attrs["to"].kind = ir::AttrKind::kInt;
     n.attrs["to"].i = onnx_to;
-    n.attrs["openatc_precision_cast"].kind = ir::AttrKind::kBool;
-    n.attrs["openatc_precision_cast"].b = true;
-    const int32_t i = pg_.AddNode(std::move(n));
-    Grow();
-    return i;
+    return AddRoundingNode(std::move(n), name, in, from, to);
   }
 
   // An Identity whose float32 output the runtime rounds to HF32 (openatc_output_dtype).
   int32_t Rounding(const std::string &name, const ir::Endpoint &in, const ir::TensorDesc &desc) {
     ir::Node n;
-    n.name = name;
     n.type = "Identity";
-    n.inputs = {in};
-    n.input_descs = {desc};
-    n.output_descs = {desc};
     n.attrs["openatc_output_dtype"].kind = ir::AttrKind::kString;
     n.attrs["openatc_output_dtype"].s = ReducedFloatName(R::kHfloat32);
+    return AddRoundingNode(std::move(n), name, in, desc, desc);
+  }
+
+  // Adds `n` (type and own attrs set) reading `in` as one of the pass's nodes (openatc_precision_cast).
+  int32_t AddRoundingNode(ir::Node n, const std::string &name, const ir::Endpoint &in, const ir::TensorDesc &from,
+                          const ir::TensorDesc &to) {
+    n.name = name;
+    n.inputs = {in};
+    n.input_descs = {from};
+    n.output_descs = {to};
     n.attrs["openatc_precision_cast"].kind = ir::AttrKind::kBool;
     n.attrs["openatc_precision_cast"].b = true;
     const int32_t i = pg_.AddNode(std::move(n));
