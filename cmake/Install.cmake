@@ -27,7 +27,7 @@ configure_package_config_file(cmake/OpenATCConfig.cmake.in ${CMAKE_BINARY_DIR}/O
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/OpenATCConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/OpenATCConfig.cmake ${CMAKE_BINARY_DIR}/OpenATCConfigVersion.cmake
-  DESTINATION lib64/cmake/OpenATC)
+  ${PROJECT_SOURCE_DIR}/cmake/OpenATCAddOm.cmake DESTINATION lib64/cmake/OpenATC)
 # Debian's CMake does not search lib64/ for package configs: a forwarding copy under share/ lets
 # `-DCMAKE_PREFIX_PATH=<prefix>` find the package.
 foreach(_f OpenATCConfig OpenATCConfigVersion)

@@ -11,6 +11,7 @@ const char *ReducedFloatName(ReducedFloat r) {
   switch (r) {
     case ReducedFloat::kFloat16: return "float16";
     case ReducedFloat::kBfloat16: return "bfloat16";
+    case ReducedFloat::kHfloat32: return "hfloat32";
     default: return "";
   }
 }
@@ -18,27 +19,38 @@ const char *ReducedFloatName(ReducedFloat r) {
 ReducedFloat ReducedFloatFromName(const std::string &name) {
   if (name == "float16") return ReducedFloat::kFloat16;
   if (name == "bfloat16") return ReducedFloat::kBfloat16;
+  if (name == "hfloat32") return ReducedFloat::kHfloat32;
   return ReducedFloat::kNone;
 }
 
 float RoundToFloat16(float x) { return static_cast<float>(static_cast<_Float16>(x)); }
 
-float RoundToBfloat16(float x) {
+namespace {
+// Keeps the top 32 - `dropped` bits of a float32, to nearest even; the carry may reach inf.
+float DropLowBits(float x, unsigned dropped) {
   if (std::isnan(x)) return x;
   uint32_t bits = 0;
   std::memcpy(&bits, &x, sizeof bits);
-  bits += 0x7fffu + ((bits >> 16) & 1u);  // to nearest even on the 16 dropped bits; carries into inf
-  bits &= 0xffff0000u;
+  const uint32_t half = (1u << (dropped - 1)) - 1u;
+  bits += half + ((bits >> dropped) & 1u);
+  bits &= ~((1u << dropped) - 1u);
   float out = 0;
   std::memcpy(&out, &bits, sizeof out);
   return out;
 }
+}  // namespace
+
+float RoundToBfloat16(float x) { return DropLowBits(x, 16); }
+
+float RoundToHfloat32(float x) { return DropLowBits(x, 12); }
 
 void RoundInPlace(float *values, size_t n, ReducedFloat to) {
   if (to == ReducedFloat::kFloat16) {
     for (size_t i = 0; i < n; ++i) values[i] = RoundToFloat16(values[i]);
   } else if (to == ReducedFloat::kBfloat16) {
     for (size_t i = 0; i < n; ++i) values[i] = RoundToBfloat16(values[i]);
+  } else if (to == ReducedFloat::kHfloat32) {
+    for (size_t i = 0; i < n; ++i) values[i] = RoundToHfloat32(values[i]);
   }
 }
 

@@ -1,5 +1,6 @@
 // Precision modes on the host (atc/compiler/src/passes/precision.h): which nodes each mode
-// reduces, where the roundings go, and values checked by hand.
+// reduces, where the roundings go, and values checked by hand; HF32 (--allow_hf32,
+// --op_precision_mode) at the end.
 //
 // Graph: x -> Mul(x, c) -> Softmax -> Relu -> out, and Mul -> Relu2 -> out2 (Mul is not a cube op;
 // the cube op is a MatMul: x2 [1,2] -> MatMul(w [2,1]) -> out3).
@@ -9,6 +10,7 @@
 // bfloat16 keeps 8 bits: 0.1f becomes 0.10009765625 (0x3DCD).
 #include <catch2/catch.hpp>
 
+#include <cfloat>
 #include <cmath>
 
 #include "openatc/common/reduced_float.h"
@@ -175,4 +177,104 @@ TEST_CASE("precision: --input_fp16_nodes feeds a Data as float16, --output_type 
   REQUIRE_THROWS_WITH(CompileWith(b.g, {{"ge.INPUT_NODES_SET_FP16", "nope"}}), Catch::Contains("E10016"));
   REQUIRE_THROWS_WITH(CompileWith(b.g, {{"ge.INPUT_NODES_SET_FP16", "mul"}}), Catch::Contains("E10017"));
   REQUIRE_THROWS_WITH(CompileWith(b.g, {{"ge.outputDatatype", "HIF8"}}), Catch::Contains("has no host dtype"));
+}
+
+// HF32 keeps float32's sign and exponent and 11 of its 23 mantissa bits (spacing 2^-11 in [1, 2)).
+// 0.1f = 0x3DCCCCCD: the 12 dropped bits 0xCCD are above half, so it rounds up to 0x3DCCD000 =
+// 3277/32768 = 0.100006103515625; 1 + 2^-12 is a tie between 1 and 1 + 2^-11: to even, 1.
+TEST_CASE("precision: the HF32 rounding helper", "[compiler][precision]") {
+  REQUIRE(RoundToHfloat32(0.1f) == 0.100006103515625f);
+  REQUIRE(RoundToHfloat32(1.0f + 0x1p-12f) == 1.0f);                  // a tie: to even
+  REQUIRE(RoundToHfloat32(1.0f + 0x1p-11f + 0x1p-12f) == 1.0f + 0x1p-10f);  // a tie: to even (up)
+  REQUIRE(RoundToHfloat32(1.0f + 0x1p-11f) == 1.0f + 0x1p-11f);       // kept bits only: exact
+  REQUIRE(RoundToHfloat32(FLT_MAX) == INFINITY);                        // the carry reaches inf
+  REQUIRE(RoundToHfloat32(0x1p-130f) == 0x1p-130f);  // a float32 subnormal with kept bits only
+  REQUIRE(RoundToHfloat32(0x1p-140f) == 0.0f);       // its one bit is among the dropped ones
+  REQUIRE(std::isnan(RoundToHfloat32(NAN)));
+  REQUIRE(RoundToHfloat32(-0.1f) == -0.100006103515625f);
+}
+
+namespace {
+
+// x [1,2] -> MatMul(w [2,1]) -> out; x2 [1,2] -> Gemm(w, c [1]) -> out2.
+ir::Graph CubeGraph() {
+  Builder b;
+  const int32_t x = b.Data("x", {1, 2});
+  const int32_t w = b.Const("w", {2, 1}, std::vector<float>{0.1f, 1.0f});
+  const int32_t c = b.Const("c", {1}, std::vector<float>{0.1f});
+  const int32_t mm = b.Op("mm", "MatMul", {x, w});
+  const int32_t gemm = b.Op("gemm", "Gemm", {x, w, c});
+  b.Output({mm, gemm});
+  return b.g;
+}
+
+// x = [3, 1 + 2^-12]. In HF32 x becomes [3, 1] (a tie, to even) and w [0.100006103515625, 1], so
+// mm = 3 * 3277/32768 + 1 = 42599/32768 = 1.300018310546875 (exact in float32). Gemm's bias c is
+// not a matrix operand: it stays 0.1f, so gemm = 1.300018310546875 + 0.1f (an HF32 bias would
+// add 0.100006103515625, 6e-6 more). In float32: mm = 3 * 0.1f + 1.000244140625 = 1.30024418...
+const std::vector<float> kCubeIn = {3.0f, 1.0f + 0x1p-12f};
+constexpr float kHf32Mm = 1.300018310546875f;
+
+void RequireHf32(const om::Model &m) {
+  REQUIRE(Attr(m, "mm", "openatc_compute_dtype") == "hfloat32");
+  REQUIRE(Attr(m, "mm", "openatc_output_dtype").empty());  // float32 out
+  REQUIRE(Attr(m, "x/hfloat32", "openatc_output_dtype") == "hfloat32");
+  REQUIRE(Casts(m) == 1);  // one rounding Identity after x, shared; w rounded at compile time
+  const auto out = RunModel(m, {Host({1, 2}, kCubeIn)});
+  REQUIRE(Values(out[0]) == std::vector<float>{kHf32Mm});
+  REQUIRE(std::fabs(Values(out[1])[0] - (double(kHf32Mm) + double(0.1f))) < 1e-6);
+}
+
+void RequireFloat32(const om::Model &m) {
+  REQUIRE(Attr(m, "mm", "openatc_compute_dtype").empty());
+  REQUIRE(Casts(m) == 0);
+  const float mm = Values(RunModel(m, {Host({1, 2}, kCubeIn)})[0])[0];
+  REQUIRE(std::fabs(mm - (3.0 * double(0.1f) + (1.0 + 0x1p-12))) < 1e-6);
+}
+
+}  // namespace
+
+TEST_CASE("precision: --allow_hf32=true reads float32 Conv/MatMul operands as HF32", "[compiler][precision]") {
+  RequireHf32(CompileWith(CubeGraph(), {{"ge.exec.allow_hf32", "true"}}));
+  RequireFloat32(CompileWith(CubeGraph(), {{"ge.exec.allow_hf32", "false"}}));
+  RequireFloat32(CompileWith(CubeGraph(), {}));  // not given: nothing changes on the host
+  SECTION("an op the precision mode reduced stays float16") {
+    const om::Model m = CompileWith(CubeGraph(), {{"ge.exec.allow_hf32", "true"}, {"ge.exec.precision_mode", "force_fp16"}});
+    REQUIRE(Attr(m, "mm", "openatc_compute_dtype") == "float16");
+    REQUIRE(m.graph.FindNode("x/hfloat32") < 0);
+  }
+  SECTION("a vector op is not touched") {
+    const om::Model m = CompileWith(MulGraph(), {{"ge.exec.allow_hf32", "true"}});
+    REQUIRE(Casts(m) == 0);
+    REQUIRE(Attr(m, "mul", "openatc_compute_dtype").empty());
+  }
+}
+
+TEST_CASE("precision: --op_precision_mode float32 / HF32 entries and their precedence", "[compiler][precision]") {
+  const std::string by_type = TempFile("opm_type.ini", "[ByOpType]\nMatMul=enable_hi_float_32_execution\n"
+                                                       "Gemm=enable_hi_float_32_execution\n");
+  RequireHf32(CompileWith(CubeGraph(), {{"ge.exec.op_precision_mode", by_type}}));
+  // --allow_hf32 beats [ByOpType] ...
+  RequireFloat32(CompileWith(CubeGraph(), {{"ge.exec.op_precision_mode", by_type}, {"ge.exec.allow_hf32", "false"}}));
+  // ... and [ByNodeName] beats --allow_hf32.
+  const std::string by_name = TempFile("opm_name.ini", "# per node\n[ByNodeName]\nmm = enable_hi_float_32_execution\n"
+                                                       "gemm=enable_hi_float_32_execution\n");
+  RequireHf32(CompileWith(CubeGraph(), {{"ge.exec.op_precision_mode", by_name}, {"ge.exec.allow_hf32", "false"}}));
+  const std::string fp32 = TempFile("opm_fp32.ini", "[ByNodeName]\nmm=enable_float_32_execution\n"
+                                                    "gemm=enable_float_32_execution\n");
+  RequireFloat32(CompileWith(CubeGraph(), {{"ge.exec.op_precision_mode", fp32}, {"ge.exec.allow_hf32", "true"}}));
+
+  SECTION("enable_float_32_execution keeps a node out of the precision mode") {
+    const std::string keep = TempFile("opm_keep.ini", "[ByNodeName]\nrelu2=enable_float_32_execution\n");
+    const om::Model k = CompileWith(MulGraph(), {{"ge.exec.precision_mode", "force_fp16"},
+                                                 {"ge.exec.op_precision_mode", keep}});
+    REQUIRE(Attr(k, "relu2", "openatc_output_dtype").empty());
+    REQUIRE(Attr(k, "relu", "openatc_output_dtype") == "float16");
+    REQUIRE(Values(RunModel(k, {Host({1, 2}, {0.1f, -2.0f})})[1]) == std::vector<float>{0.2998046875f, 0.0f});
+  }
+  SECTION("enable_hi_float_32_execution beats force_fp16 for its op") {
+    const om::Model m = CompileWith(CubeGraph(), {{"ge.exec.precision_mode", "force_fp16"},
+                                                  {"ge.exec.op_precision_mode", by_name}});
+    RequireHf32(m);
+  }
 }

@@ -34,14 +34,14 @@ TEST_CASE("atc: a valid flag without effect is warned about once, naming it", "[
   const std::string dir = MakeTempDir();
   WriteBytes(dir + "/g.json", UnaryGraphJson("Relu", {2, 3}));
   auto r = RunAtc({"--model", dir + "/g.json", "--soc_version", "host", "--output", dir + "/m", "--deterministic=1",
-                   "--allow_hf32=true", "--deterministic=1", "--oo_constant_folding=true", "--precision_mode=force_fp16"},
+                   "--enable_small_channel=1", "--deterministic=1", "--oo_constant_folding=true", "--precision_mode=force_fp16"},
                   "");
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   CHECK(Count(r.err, "atc: warning: --deterministic is recorded in the OM's build record but has no effect on the host "
                      "target\n") == 1);
-  CHECK(Count(r.err, "atc: warning: --allow_hf32 is recorded in the OM's build record but has no effect on the "
-                     "host target\n") == 1);
+  CHECK(Count(r.err, "atc: warning: --enable_small_channel is recorded in the OM's build record but has no effect "
+                     "on the host target\n") == 1);
   CHECK(Count(r.err, "warning:") == 2);  // --oo_constant_folding and --precision_mode take effect on the host
   RemoveTree(dir);
 }

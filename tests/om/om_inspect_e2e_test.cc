@@ -100,7 +100,11 @@ TEST_CASE("om inspect: mode 6, mode 1 and omrun --info on compilable_add_custom"
     INFO(r.err);
     REQUIRE(r.exit_code == 0);
     const std::string &o = r.out;
-    CHECK(o.rfind(kStart + "OpenATC OM: " + om_path + " (" + std::to_string(info.file_size) + " bytes)\n", 0) == 0);
+    // ATC's Display Model Info block first (tests/e2e/e2e_build_outputs_test.cc checks its lines), then ours.
+    const std::string block_end = "============ Display Model Info end   ============\n";
+    CHECK(o.rfind(kStart + "============ Display Model Info start ============\n", 0) == 0);
+    CHECK(o.find(block_end + "OpenATC OM: " + om_path + " (" + std::to_string(info.file_size) + " bytes)\n") !=
+          std::string::npos);
     CHECK(o.find("  model name: GraphBuildGraph1\n") != std::string::npos);
     CHECK(o.find("  target: host (x86_64)\n") != std::string::npos);
     CHECK(o.find("  format version: 1.3 (minimum reader 1.0)\n  build time: none\n") != std::string::npos);

@@ -30,11 +30,17 @@ const Effect kEffects[] = {
     {"precision_mode_v2", true, true, "reduced-precision built-in ops (passes/precision.h)"},
     {"keep_dtype", true, true, "nodes kept in their dtype under a precision mode"},
     {"modify_mixlist", true, true, "the mixed-precision op lists"},
+    // enable_(hi_)float_32_execution entries and HF32 operands; other modes warn in the pass.
+    {"op_precision_mode", true, true, "per-op float32 / HF32 execution (passes/precision.h)"},
+    {"allow_hf32", true, true, "HF32 operands of float32 Conv/MatMul ops (passes/precision.h)"},
     {"output_type", true, true, "model outputs cast to the type (passes/io_dtypes.cc)"},
     {"input_fp16_nodes", true, true, "Data inputs fed as float16 (passes/io_dtypes.cc)"},
     // The host RTC's op compile cache (device/rtc/src/kernel_cache.h).
     {"op_compiler_cache_mode", true, true, "the host RTC's op compile cache"},
     {"op_compiler_cache_dir", true, true, "the host RTC's op compile cache folder"},
+    // Build outputs (atc/driver/src/compile_model.cc, model_info.cc).
+    {"save_original_model", true, true, "<output>_original.om: the graph before optimisation"},
+    {"display_model_info", true, true, "ATC's Display Model Info block after the build"},
 };
 
 const Effect *Find(const std::string &flag) {

@@ -74,11 +74,13 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
     const passes::PassSwitches switches = sw != options.ge_options.end() && !sw->second.empty()
                                               ? passes::ReadFusionSwitchFile(sw->second)
                                               : passes::PassSwitches();
-    passes::RunGraphPasses(graph, switches, BuiltinFoldOptions(opp).op_types);
+    if (options.optimise) passes::RunGraphPasses(graph, switches, BuiltinFoldOptions(opp).op_types);
     // Precision modes after fusion, as ATC selects op dtypes after its fusion passes (precision.h).
     passes::ApplyIoDtypes(graph, options.ge_options, BuiltinFoldOptions(opp).op_types);
-    passes::ApplyPrecision(graph, passes::PrecisionConfigFromOptions(options.ge_options), BuiltinFoldOptions(opp).op_types);
-    if (switches.enabled(passes::kWeightPrepack)) passes::RunWeightPrepack(graph, BuiltinFoldOptions(opp).op_types);
+    if (options.optimise) {
+      passes::ApplyPrecision(graph, passes::PrecisionConfigFromOptions(options.ge_options), BuiltinFoldOptions(opp).op_types);
+      if (switches.enabled(passes::kWeightPrepack)) passes::RunWeightPrepack(graph, BuiltinFoldOptions(opp).op_types);
+    }
     auto types = CollectOpTypes(graph, !options.online);
     rt::SetCompileTarget(options.target);  // what the RTC compiles for in the ops' Compile
     rt::SetKernelCache(options.kernel_cache);  // and through which op compile cache

@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <climits>
 #include <cstdlib>
+#include <iostream>
+#include <optional>
 
 #include "aipp_insert.h"
 #include "check_portable.h"
 #include "input_ranges.h"
 #include "kernel_cache_options.h"
+#include "modes.h"
 #include "openatc/atc/driver.h"
 #include "openatc/atc/flag_effects.h"
 #include "openatc/atc/gear_spec.h"
@@ -23,6 +26,7 @@
 #include "openatc/frontend/onnx_custom_map.h"
 #include "openatc/frontend/onnx_reader.h"
 #include "openatc/gert/custom_op_registry.h"
+#include "openatc/om/container_info.h"
 #include "openatc/om/model.h"
 #include "openatc/opp/opp_paths.h"
 #include "openatc/python_host/python_host.h"
@@ -98,6 +102,11 @@ std::map<std::string, std::string> BuildRecord(const Options &o) {
   r["compress"] = std::to_string(o.compress);
   if (o.compress_weights) r["compress_weights"] = "true";
   return r;
+}
+
+bool FlagIs(const Options &o, const std::string &flag, const std::string &value) {
+  auto it = o.other_flags.find(flag);
+  return it != o.other_flags.end() && it->second == value;
 }
 
 bool IsDirectory(const std::string &path) {
@@ -177,7 +186,7 @@ void LoadCompileOppSet(opp::CompileOppSet &opp_set, const std::string &builtin_r
 }
 
 om::Model CompileIrGraph(ir::Graph graph, const Options &options, const compiler::CompileOptions &copts,
-                         const opp::CompileOppSet &opp_set) {
+                         const opp::CompileOppSet &opp_set, std::optional<om::Model> *original) {
   try {
     ApplyOutNodes(graph, options.out_nodes);
     ApplyInputShapeRanges(graph, options.input_shapes);
@@ -192,15 +201,26 @@ om::Model CompileIrGraph(ir::Graph graph, const Options &options, const compiler
   if (aipp != options.other_flags.end())
     InsertAippNodes(graph, ReadAippConfigFile(aipp->second), used.input_shapes, aipp->second);
   const GearSpec gears = GearSpecOf(options);
-  om::Model model;
-  if (gears.flag.empty()) {
-    model = compiler::CompileGraph(std::move(graph), used, opp_set);
-  } else {
-    const om::GearKind kind = gears.flag == "dynamic_batch_size"   ? om::GearKind::kBatch
-                              : gears.flag == "dynamic_image_size" ? om::GearKind::kImageSize
-                                                                   : om::GearKind::kDims;
-    model = compiler::CompileGears(graph, used, opp_set, kind, gears.gears);
+  const om::GearKind kind = gears.flag == "dynamic_batch_size"   ? om::GearKind::kBatch
+                            : gears.flag == "dynamic_image_size" ? om::GearKind::kImageSize
+                                                                 : om::GearKind::kDims;
+  auto compile = [&](ir::Graph g, const compiler::CompileOptions &o) {
+    return gears.flag.empty() ? compiler::CompileGraph(std::move(g), o, opp_set)
+                              : compiler::CompileGears(g, o, opp_set, kind, gears.gears);
+  };
+  if (original != nullptr) {
+    // GE's original model: the same graph without the optimising passes; a failure only warns.
+    compiler::CompileOptions plain = used;
+    plain.optimise = false;
+    ir::Graph g = graph;
+    g.name = (g.name.empty() ? std::string("graph") : g.name) + "_original";
+    try {
+      original->emplace(compile(std::move(g), plain));
+    } catch (const Error &e) {
+      LogWarning("--save_original_model: the original model was not built: " + std::string(e.what()));
+    }
   }
+  om::Model model = compile(std::move(graph), used);
   if (options.check_portable) {
     try {
       CheckPortable(model, options.model);
@@ -227,9 +247,21 @@ std::string CompileModel(const Options &options) {
   opp::CompileOppSet opp_set;
   LoadCompileOppSet(opp_set, BuiltinOppRoot());
   ir::Graph graph = ReadGraph(options);  // after Load: the ONNX reader asks the op registry
-  om::Model model = CompileIrGraph(std::move(graph), options, copts, opp_set);
+  std::optional<om::Model> original;
+  const bool save_original = FlagIs(options, "save_original_model", "true");
+  om::Model model = CompileIrGraph(std::move(graph), options, copts, opp_set, save_original ? &original : nullptr);
   MakeParents(out_path);
   om::WriteFile(out_path, model, OmWriteOptions(options));
+  if (original) {
+    const std::string original_path = out_path.substr(0, out_path.size() - 3) + "_original.om";
+    try {
+      om::WriteFile(original_path, *original, OmWriteOptions(options));
+    } catch (const Error &e) {
+      LogWarning("--save_original_model: '" + original_path + "' was not written: " + std::string(e.what()));
+    }
+  }
+  if (FlagIs(options, "display_model_info", "1"))
+    std::cout << ModelInfoBlock(model, om::InspectFile(out_path), options.command_line);
   return out_path;
 }
 

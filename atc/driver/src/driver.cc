@@ -65,6 +65,7 @@ int RunAtc(int argc, const char *const *argv) {
   std::cout << kStart << std::endl;
   try {
     Options options = ParseAtcOptions(argc, argv);
+    for (int i = 0; i < argc; ++i) options.command_line += (i ? " " : "") + std::string(argv[i]);
     if (options.help) {
       std::cout << AtcHelpText();
       return 0;

@@ -1,4 +1,4 @@
-// atc --mode=6: ATC's model summary of an OpenATC OM (identity, inputs/outputs, op types with
+// atc --mode=6: ATC's "Display Model Info" block (model_info.cc), then our model summary of an OpenATC OM (identity, inputs/outputs, op types with
 // capabilities and artifact sizes, deliverables, segment table, build options), or the header
 // facts of a GE OM (docs/ge-om.md §2), which this runtime cannot execute.
 #include <cstdio>
@@ -121,7 +121,9 @@ void DisplayModel(const Options &options) {
     return;
   }
   const om::Model model = om::ReadFile(options.om);  // "not an OM file" for anything else
-  PrintOpenAtcOm(model, om::InspectFile(options.om), options.om);
+  const om::ContainerInfo info = om::InspectFile(options.om);
+  std::cout << ModelInfoBlock(model, info, RecordedCommandLine(model));
+  PrintOpenAtcOm(model, info, options.om);
 }
 
 }  // namespace openatc::atc

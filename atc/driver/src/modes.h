@@ -31,6 +31,16 @@ void ConvertTextDumpToJson(const Options &options);
 /// Throws openatc::Error (kNotOm OA2001 for any other file).
 void DisplayModel(const Options &options);
 
+/// ATC's "Display Model Info" block (docs/atc-deploy-flags.md §7), lines ending with '\n':
+/// command line, system info, resource info (memory_size = the planned arena, -1 for run-time
+/// shapes; weight_size = raw weight bytes; one stream, no events) and om info (modeldef_size = the
+/// FlatBuffers envelope; weight_data_size, tbe_kernels_size (artifact and kernel segments) and
+/// so_store_size (embedded deliverables) = bytes stored in the file; AI CPU and task info: -1).
+std::string ModelInfoBlock(const om::Model &m, const om::ContainerInfo &info, const std::string &command_line);
+/// "atc --key=value ..." from the OM's build record (every flag that shaped the build, no
+/// --output): the command line --mode=6 shows.
+std::string RecordedCommandLine(const om::Model &m);
+
 /// "<json without .json>.om_info.json" ("x.json" -> "x.om_info.json"; "x" -> "x.om_info.json").
 std::string OmInfoPath(const std::string &json_path);
 

@@ -1,6 +1,7 @@
 // ApplyPrecision (precision.h): per-node dtype decisions and the rewrite that reproduces them.
 #include "precision.h"
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <utility>
@@ -49,6 +50,29 @@ bool FloatNode(const ir::Node &n) {
   return false;
 }
 
+// The execution type --op_precision_mode / --allow_hf32 give a node (precision.h); kNone = none.
+enum class Exec { kNone, kFloat32, kHfloat32 };
+
+Exec ExecFromMode(const std::string &mode) {
+  return mode == "enable_float_32_execution" ? Exec::kFloat32 : Exec::kHfloat32;
+}
+
+// ATC's precedence: --op_precision_mode [ByNodeName], then --allow_hf32, then [ByOpType]. The
+// second member says whether the choice beats the precision mode (the per-op entries do).
+std::pair<Exec, bool> ExecOf(const ir::Node &n, const PrecisionConfig &c) {
+  std::vector<std::string> names = FusedNames(n);
+  names.push_back(n.name);
+  for (const auto &name : names) {
+    auto it = c.exec_by_name.find(name);
+    if (it != c.exec_by_name.end()) return {ExecFromMode(it->second), true};
+  }
+  if (!c.allow_hf32.empty() && Hf32OpTypes().count(n.type))
+    return {c.allow_hf32 == "true" ? Exec::kHfloat32 : Exec::kNone, false};
+  auto it = c.exec_by_type.find(n.type);
+  if (it != c.exec_by_type.end()) return {ExecFromMode(it->second), true};
+  return {Exec::kNone, false};
+}
+
 bool Kept(const ir::Node &n, const PrecisionConfig &c) {
   if (c.keep_types.count(n.type)) return true;
   for (const auto &name : FusedNames(n))
@@ -64,11 +88,9 @@ R Holds(const ir::Graph &g, const std::vector<Decision> &d, const ir::Endpoint &
   return desc.dtype == ge::DT_FLOAT ? d[static_cast<size_t>(e.node)].out : R::kNone;
 }
 
-Decision Decide(const PassGraph &pg, int32_t i, const ModeRule &rule, const PrecisionConfig &c,
+Decision ByMode(const PassGraph &pg, const ir::Node &n, const ModeRule &rule, const PrecisionConfig &c,
                 const std::vector<Decision> &done) {
-  const ir::Node &n = pg.g.nodes[static_cast<size_t>(i)];
-  const bool op = n.type != ir::kData && n.type != ir::kConst && n.type != ir::kConstant && n.type != ir::kNetOutput;
-  if (!op || pg.builtin.count(n.type) == 0 || !FloatNode(n) || Kept(n, c)) return {};
+  if (Kept(n, c)) return {};
   const bool cube = DefaultWhiteList().count(n.type) != 0;
   switch (rule.scope) {
     case ModeRule::kAll: return {rule.type, rule.type};
@@ -82,6 +104,20 @@ Decision Decide(const PassGraph &pg, int32_t i, const ModeRule &rule, const Prec
       return {};
     default: return {};
   }
+}
+
+Decision Decide(const PassGraph &pg, int32_t i, const ModeRule &rule, const PrecisionConfig &c,
+                const std::vector<Decision> &done) {
+  const ir::Node &n = pg.g.nodes[static_cast<size_t>(i)];
+  const bool op = n.type != ir::kData && n.type != ir::kConst && n.type != ir::kConstant && n.type != ir::kNetOutput;
+  if (!op || pg.builtin.count(n.type) == 0 || !FloatNode(n)) return {};
+  const auto [exec, beats_mode] = ExecOf(n, c);
+  const Decision hf32{R::kHfloat32, R::kNone};
+  if (beats_mode) return exec == Exec::kHfloat32 ? hf32 : Decision{};
+  const Decision d = ByMode(pg, n, rule, c, done);
+  // --allow_hf32 acts only on an op the precision mode left in float32.
+  if (exec == Exec::kHfloat32 && d.in == R::kNone && d.out == R::kNone) return hf32;
+  return d;
 }
 
 ir::TensorDesc WithDtype(ir::TensorDesc d, ge::DataType t) {
@@ -108,12 +144,16 @@ class Rewriter {
     std::vector<int64_t> shape;
     const std::string base = pg_.g.nodes[static_cast<size_t>(e.node)].name + "/" + ReducedFloatName(to);
     if (ConstF32(pg_.g, e, &v, &shape)) {  // rounded once, here
-      for (double &x : v) x = to == R::kFloat16 ? RoundToFloat16(static_cast<float>(x)) : RoundToBfloat16(static_cast<float>(x));
+      for (double &x : v) {
+        const float f = static_cast<float>(x);
+        x = to == R::kFloat16 ? RoundToFloat16(f) : to == R::kBfloat16 ? RoundToBfloat16(f) : RoundToHfloat32(f);
+      }
       const int32_t c = pg_.AddConst(base, shape, v);
       Grow();
       return {c, 0};
     }
     const ir::TensorDesc src = pg_.g.nodes[static_cast<size_t>(e.node)].output_descs[static_cast<size_t>(e.index)];
+    if (to == R::kHfloat32) return {Rounding(base, e, src), 0};  // no tensor type holds HF32
     const ge::DataType mid = to == R::kFloat16 ? ge::DT_FLOAT16 : ge::DT_BF16;
     const int32_t down = Cast(base + "_to", e, src, WithDtype(src, mid), to == R::kFloat16 ? 10 : 16);
     const int32_t up = Cast(base + "_from", {down, 0}, WithDtype(src, mid), src, 1);
@@ -123,13 +163,28 @@ class Rewriter {
   int32_t Cast(const std::string &name, const ir::Endpoint &in, const ir::TensorDesc &from, const ir::TensorDesc &to,
                int64_t onnx_to) {
     ir::Node n;
-    n.name = name;
     n.type = "Cast";
+    n.attrs["to"].kind = ir::AttrKind::kInt;
+    n.attrs["to"].i = onnx_to;
+    return AddRoundingNode(std::move(n), name, in, from, to);
+  }
+
+  // An Identity whose float32 output the runtime rounds to HF32 (openatc_output_dtype).
+  int32_t Rounding(const std::string &name, const ir::Endpoint &in, const ir::TensorDesc &desc) {
+    ir::Node n;
+    n.type = "Identity";
+    n.attrs["openatc_output_dtype"].kind = ir::AttrKind::kString;
+    n.attrs["openatc_output_dtype"].s = ReducedFloatName(R::kHfloat32);
+    return AddRoundingNode(std::move(n), name, in, desc, desc);
+  }
+
+  // Adds `n` (type and own attrs set) reading `in` as one of the pass's nodes (openatc_precision_cast).
+  int32_t AddRoundingNode(ir::Node n, const std::string &name, const ir::Endpoint &in, const ir::TensorDesc &from,
+                          const ir::TensorDesc &to) {
+    n.name = name;
     n.inputs = {in};
     n.input_descs = {from};
     n.output_descs = {to};
-    n.attrs["to"].kind = ir::AttrKind::kInt;
-    n.attrs["to"].i = onnx_to;
     n.attrs["openatc_precision_cast"].kind = ir::AttrKind::kBool;
     n.attrs["openatc_precision_cast"].b = true;
     const int32_t i = pg_.AddNode(std::move(n));
@@ -159,7 +214,8 @@ void Mark(ir::Node &n, const Decision &d) {
 
 size_t ApplyPrecision(ir::Graph &graph, const PrecisionConfig &config, const std::set<std::string> &builtin) {
   const ModeRule rule = RuleOf(config.mode);
-  if (rule.scope == ModeRule::kNothing) return 0;
+  const bool per_op = !config.allow_hf32.empty() || !config.exec_by_name.empty() || !config.exec_by_type.empty();
+  if (rule.scope == ModeRule::kNothing && !per_op) return 0;
   PassGraph pg(graph, builtin);
   const size_t original = graph.nodes.size();
   std::vector<Decision> d(original);
@@ -171,10 +227,14 @@ size_t ApplyPrecision(ir::Graph &graph, const PrecisionConfig &config, const std
     if (dec.in == R::kNone && dec.out == R::kNone) continue;
     ++reduced;
     const size_t inputs = graph.nodes[i].inputs.size();
-    for (size_t a = 0; a < inputs; ++a) {
+    // HF32 is how the cube reads its two matrix operands; a bias or fused addend stays float32.
+    const size_t rounded = dec.in == R::kHfloat32 ? std::min<size_t>(inputs, 2) : inputs;
+    for (size_t a = 0; a < rounded; ++a) {
       const ir::Endpoint e = graph.nodes[i].inputs[a];
       if (!e.connected() || graph.nodes[i].input_descs[a].dtype != ge::DT_FLOAT) continue;
-      if (Holds(graph, d, e) != dec.in) rw.Round(static_cast<int32_t>(i), a, dec.in);
+      const R holds = Holds(graph, d, e);
+      // float16 and bfloat16 values are exact in HF32.
+      if (holds != dec.in && !(dec.in == R::kHfloat32 && holds != R::kNone)) rw.Round(static_cast<int32_t>(i), a, dec.in);
     }
     Mark(graph.nodes[i], dec);
   }

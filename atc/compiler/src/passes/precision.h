@@ -11,6 +11,10 @@
 //    (loader/runtime/src/executor.cc);
 //  - attr openatc_compute_dtype records the type it runs in: the OM's record of each tensor's
 //    effective dtype (absent = the descriptor's dtype).
+// HF32 (--allow_hf32, --op_precision_mode enable_hi_float_32_execution): a float32 Conv/MatMul
+// reads its two matrix operands (inputs 0 and 1; not a bias or a fused addend) as HF32 and stores
+// float32: Consts rounded at compile time, other producers through one Identity
+// <producer>/hfloat32 whose openatc_output_dtype is hfloat32; openatc_compute_dtype "hfloat32".
 // Model inputs and outputs keep their dtypes (ATC's Cast insertion at the graph edges).
 #ifndef OPENATC_COMPILER_PASSES_PRECISION_H_
 #define OPENATC_COMPILER_PASSES_PRECISION_H_
@@ -31,11 +35,26 @@ struct PrecisionConfig {
   std::set<std::string> keep_types;  ///< --keep_dtype "OpType::X" entries
   std::set<std::string> keep_names;  ///< --keep_dtype node names (original names of fused nodes too)
   std::set<std::string> white, black;  ///< mixed modes: the op lists after --modify_mixlist
+  /// --op_precision_mode entries that change numbers on the host: node name / op type ->
+  /// enable_float_32_execution (the op keeps float32: no precision mode, no HF32) or
+  /// enable_hi_float_32_execution (the op's float32 operands are read as HF32). Both beat the
+  /// precision mode for that op. Precedence (ATC's): by name, then --allow_hf32, then by type.
+  std::map<std::string, std::string> exec_by_name, exec_by_type;
+  /// --allow_hf32: "true" (float32 Conv/MatMul ops that the precision mode left in float32 read
+  /// HF32 operands), "false", or "" (not given: nothing changes on the host).
+  std::string allow_hf32;
 };
 
+/// The op types --allow_hf32 acts on: Conv and MatMul classes (Conv, Conv2D, ConvTranspose,
+/// MatMul, MatMulV2, BatchMatMul, BatchMatMulV2, Gemm).
+const std::set<std::string> &Hf32OpTypes();
+
 /// The config from the GE options atc sets (ge.exec.precision_mode, ge.exec.precision_mode_v2,
-/// keep_dtype, ge.exec.modify_mixlist; the files were validated by atc/cli/src/config_files.cc).
-/// A mode the host cannot reproduce (cube_hif8, mixed_hif8: hifloat8) is E10001.
+/// keep_dtype, ge.exec.modify_mixlist, ge.exec.op_precision_mode, ge.exec.allow_hf32; the files
+/// were validated by atc/cli/src/config_files.cc). A mode the host cannot reproduce (cube_hif8,
+/// mixed_hif8: hifloat8) is E10001. An --op_precision_mode entry whose mode selects a kernel
+/// implementation (high_precision, high_performance, support_out_of_bound_index, keep_fp16,
+/// super_performance) is warned about once per mode: the built-in kernels have one implementation.
 PrecisionConfig PrecisionConfigFromOptions(const std::map<std::string, std::string> &ge_options);
 
 /// The built-in mixed-precision lists (our own, per op family; GE's per-op ops-info flags are not

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "openatc/common/error.h"
+#include "openatc/common/log.h"
 #include "precision.h"
 
 namespace openatc::compiler::passes {
@@ -53,7 +54,38 @@ void ApplyMixlist(const std::string &path, PrecisionConfig &c) {
   }
 }
 
+// [ByOpType] / [ByNodeName] key=mode lines; the file was validated by atc's command line.
+void ApplyOpPrecisionMode(const std::string &path, PrecisionConfig &c) {
+  std::istringstream in(ReadAll(path));
+  std::string line;
+  std::map<std::string, std::string> *section = nullptr;
+  while (std::getline(in, line)) {
+    const std::string l = Trim(line);
+    if (l.empty() || l[0] == '#' || l[0] == ';') continue;
+    if (l[0] == '[') {
+      section = l == "[ByNodeName]" ? &c.exec_by_name : l == "[ByOpType]" ? &c.exec_by_type : nullptr;
+      continue;
+    }
+    const size_t eq = l.find('=');
+    if (section == nullptr || eq == std::string::npos) continue;
+    const std::string key = Trim(l.substr(0, eq)), mode = Trim(l.substr(eq + 1));
+    if (mode == "enable_float_32_execution" || mode == "enable_hi_float_32_execution") {
+      (*section)[key] = mode;
+    } else {
+      LogWarning("--op_precision_mode: '" + mode +
+                 "' has no effect on the host: each built-in kernel has one implementation (the entries are "
+                 "recorded in the OM's build record, and an op's Compile reads ge.exec.op_precision_mode)");
+    }
+  }
+}
+
 }  // namespace
+
+const std::set<std::string> &Hf32OpTypes() {
+  static const std::set<std::string> s = {"Conv",        "Conv2D",        "ConvTranspose", "MatMul",
+                                          "MatMulV2",    "BatchMatMul",   "BatchMatMulV2", "Gemm"};
+  return s;
+}
 
 const std::set<std::string> &DefaultWhiteList() {
   // The matrix ops, which the chip runs on its cube unit in float16.
@@ -86,6 +118,9 @@ PrecisionConfig PrecisionConfigFromOptions(const std::map<std::string, std::stri
   c.black = DefaultBlackList();
   const std::string mixlist = Get(ge_options, "ge.exec.modify_mixlist");
   if (!mixlist.empty()) ApplyMixlist(mixlist, c);
+  const std::string op_precision = Get(ge_options, "ge.exec.op_precision_mode");
+  if (!op_precision.empty()) ApplyOpPrecisionMode(op_precision, c);
+  c.allow_hf32 = Get(ge_options, "ge.exec.allow_hf32");
   const std::string keep = Get(ge_options, "keep_dtype");
   if (!keep.empty()) {
     std::istringstream in(ReadAll(keep));

@@ -76,6 +76,9 @@ struct Options {
   /// name without dashes, e.g. "precision_mode" -> "force_fp32"); bool flags given bare hold
   /// "true". Recorded in the OM's build record; see GeOptionKeys for what they mean to ops.
   std::map<std::string, std::string> other_flags;
+  /// Not a flag: argv joined by spaces, as --display_model_info prints it ("Original Atc command
+  /// line"). Set by RunAtc; empty when ParseAtcOptions alone is called.
+  std::string command_line;
   /// Not a flag: the emulation switch (OPENATC_EMULATION), read once by RunAtc at start and
   /// passed to ResolveTarget. Off when ParseAtcOptions alone is called.
   openatc::Emulation emulation;

@@ -54,6 +54,11 @@ struct CompileOptions {
   /// The op compile cache the RTC uses in the ops' Compile (atc --op_compiler_cache_mode; set with
   /// the target through openatc::rt::SetKernelCache). Disabled by default, as in ATC.
   rt::KernelCacheConfig kernel_cache;
+  /// The graph passes (passes/passes.h: fusion, layout planning) and the precision mode
+  /// (passes/precision.h) run; off for the graph ATC saves with --save_original_model (after
+  /// parse, shape inference, AIPP and gears, before optimisation). --output_type and
+  /// --input_fp16_nodes still apply, so both OMs take and give the same tensors.
+  bool optimise = true;
 };
 
 /// Runs the whole pipeline on `graph` (consumed). Throws openatc::Error naming the file, node and

@@ -7,6 +7,7 @@
 #ifndef OPENATC_ATC_DRIVER_H_
 #define OPENATC_ATC_DRIVER_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,9 +37,11 @@ compiler::CompileOptions CompileOptionsFor(const Options &options);
 /// `builtin_root` ("" = none), into `opp_set`. Throws openatc::Error (OA1201) for a bad .so.
 void LoadCompileOppSet(opp::CompileOppSet &opp_set, const std::string &builtin_root);
 /// Applies --out_nodes, compiles (compiler::CompileGraph) and runs --check_portable. Throws
-/// openatc::Error naming options.model.
+/// openatc::Error naming options.model. With `original`, it also receives the graph compiled
+/// without optimisation (CompileOptions::optimise off, name "<graph>_original": the model
+/// --save_original_model writes); when that compile fails it is left empty with one warning.
 om::Model CompileIrGraph(ir::Graph graph, const Options &options, const compiler::CompileOptions &copts,
-                         const opp::CompileOppSet &opp_set);
+                         const opp::CompileOppSet &opp_set, std::optional<om::Model> *original = nullptr);
 /// --compress / --compress_weights as the OM writer's options.
 om::WriteOptions OmWriteOptions(const Options &options);
 
