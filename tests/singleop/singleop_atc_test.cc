@@ -109,10 +109,12 @@ TEST_CASE("atc --singleop: one OM per op, named as ATC names them", "[singleop]"
   CHECK(relu.graph.nodes[static_cast<size_t>(relu.graph.inputs[0])].output_descs[0].format == ge::FORMAT_NCHW);
 
   // dynamic_input names the group's tensors inputs0, inputs1; the absent Clip input is unconnected.
-  const ir::Node &cat = OpNode(om::ReadFile(out + "/concat_dynamic_input.om"));
+  const om::Model concat = om::ReadFile(out + "/concat_dynamic_input.om");
+  const ir::Node &cat = OpNode(concat);
   CHECK(cat.input_descs[0].name == "inputs0");
   CHECK(cat.input_descs[1].name == "inputs1");
-  const ir::Node &clip = OpNode(om::ReadFile(out + "/clip_absent_min.om"));
+  const om::Model clip_model = om::ReadFile(out + "/clip_absent_min.om");
+  const ir::Node &clip = OpNode(clip_model);
   REQUIRE(clip.inputs.size() == 3);
   CHECK_FALSE(clip.inputs[1].connected());
   RemoveTree(dir);
@@ -176,6 +178,10 @@ TEST_CASE("atc --singleop: each malformed description names its entry and field"
   // Found while building: the node and op type come first, then the entry.
   const std::string few = ErrorOf("too_few_inputs.json", out);
   CHECK(few.rfind(prefix("E13014", "too_few_inputs.json") + "node 'Add' (Add): entry 0 (op 'Add'): ", 0) == 0);
+  CHECK(ErrorOf("too_few_outputs.json", out) ==
+        prefix("E13014", "too_few_outputs.json") +
+            "node 'Add' (Add): entry 0 (op 'Add'): 0 output_desc entries, but the op has 1 outputs. Describe every "
+            "output of the op.\n");
   const std::string mism = ErrorOf("output_mismatch.json", out);
   CHECK(mism == prefix("E13014", "output_mismatch.json") +
                     "node 'Add' (Add): entry 0 (op 'Add'): output_desc[0] says float32 [3], but the op produces "

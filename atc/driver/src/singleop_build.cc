@@ -17,6 +17,7 @@
 #include "openatc/common/log.h"
 #include "openatc/gert/custom_op_registry.h"
 #include "openatc/om/single_op.h"
+#include "openatc/register/op_prototype.h"
 #include "singleop_desc.h"
 
 namespace openatc::atc {
@@ -39,6 +40,23 @@ void SetRange(ir::Node &data, const SingleOpTensor &t) {
                                                                 : std::vector<int64_t>{t.shape_range[next].first,
                                                                                        t.shape_range[next++].second});
   data.attrs[kInputShapeRangeAttr] = std::move(r);
+}
+
+// How many of the description's outputs the op produces: its REG_OP prototype's outputs when it
+// has a prototype without dynamic outputs (fewer is E13014; more are accepted and not built, as in
+// GE), else all of them.
+size_t BuiltOutputs(const SingleOpDesc &op) {
+  const reg::OpPrototype *proto = reg::FindOpPrototype(op.type);
+  if (proto == nullptr) return op.outputs.size();
+  for (const auto &o : proto->outputs)
+    if (o.second == reg::IrOutputKind::kDynamic) return op.outputs.size();
+  if (op.outputs.size() < proto->outputs.size())
+    throw Error(ErrorCategory::kGraph, "E13014",  // BuildOne adds the entry
+                std::to_string(op.outputs.size()) + " output_desc entries, but the op has " +
+                    std::to_string(proto->outputs.size()) + " outputs",
+                "Describe every output of the op")
+        .WithNode(op.name.empty() ? op.type : op.name, op.type);
+  return proto->outputs.size();
 }
 
 ir::Graph GraphOf(const SingleOpDesc &op, const std::string &graph_name) {
@@ -84,13 +102,14 @@ ir::Graph GraphOf(const SingleOpDesc &op, const std::string &graph_name) {
     node.inputs.push_back({static_cast<int32_t>(g.nodes.size()), 0});
     g.nodes.push_back(std::move(src));
   }
-  for (const SingleOpTensor &t : op.outputs) node.output_descs.push_back(t.desc);
+  const size_t outputs = BuiltOutputs(op);
+  for (size_t k = 0; k < outputs; ++k) node.output_descs.push_back(op.outputs[k].desc);
   const int32_t op_node = static_cast<int32_t>(g.nodes.size());
   g.nodes.push_back(std::move(node));
   ir::Node out;
   out.name = "NetOutput";
   out.type = ir::kNetOutput;
-  for (size_t k = 0; k < op.outputs.size(); ++k) {
+  for (size_t k = 0; k < outputs; ++k) {
     g.outputs.push_back({op_node, static_cast<int32_t>(k)});
     out.inputs.push_back(g.outputs.back());
     out.input_descs.push_back(op.outputs[k].desc);
@@ -139,11 +158,13 @@ om::Model BuildOne(const SingleOpDesc &op, const std::string &file, const Option
   om::Model model;
   try {
     model = CompileIrGraph(GraphOf(op, file.substr(0, file.size() - 3)), options, c, opp_set);
-  } catch (Error &e) {
-    if (e.code() == "OA1101" || e.code() == "OA1102")  // the op's prototype wants other inputs
-      throw Error(ErrorCategory::kGraph, "E13014", op.Where() + ": " + e.message(), e.hint())
-          .WithNode(e.node(), e.op_type());
-    throw;
+  } catch (const Error &e) {
+    // The pipeline's error, with the entry it came from; inputs the op's prototype does not
+    // accept are GE's E13014 for a single op.
+    const bool inputs = e.code() == "OA1101" || e.code() == "OA1102";
+    throw Error(inputs ? ErrorCategory::kGraph : e.category(), inputs ? "E13014" : e.code(), op.Where() + ": " + e.message(),
+                e.hint())
+        .WithNode(e.node(), e.op_type());
   }
   CheckOutputs(op, model);
   return model;
