@@ -269,3 +269,11 @@ TEST_CASE("aclop: unknown op, repeated model dir, memory load, tensor descriptio
   CHECK(std::string(aclGetTensorDescName(d)) == "x");
   aclDestroyTensorDesc(d);
 }
+
+TEST_CASE("aclop: a C program runs Add through aclopSetModelDir + aclopExecuteV2", "[acl][singleop]") {
+  // Its own process: aclopSetModelDir is once per process.
+  auto r = RunCommand({BuildPath("tests/acl_op_c_test"), ModelDir()});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  CHECK(r.out == "1.5 2.5 3.5 3 4 5 | 2 x 3\n");  // {1..6} + {0.5, 0.5, 0.5, -1, -1, -1}
+}

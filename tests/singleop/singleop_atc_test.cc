@@ -48,6 +48,7 @@ TEST_CASE("atc --singleop: one OM per op, named as ATC names them", "[singleop]"
   auto r = Build(Json("valid.json"), out);
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
+  CHECK(r.err.empty());  // no warning: --singleop takes effect on every target
   const std::string long_name = std::string("123456789a123456789b123456789c123456789d123456789e123456789f123456789g") +
                                 "123456789h123456789i123456789j123456789k123456789l123456789m";  // 130 chars
   const std::vector<std::string> files = {

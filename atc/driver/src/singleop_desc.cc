@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -190,7 +191,10 @@ class Parser {
     if (undefined != reserved)
       Bad(field, undefined ? "type '" + type_text + "' with format '" + format_text +
                                  "': an absent optional input is \"type\": \"UNDEFINED\", \"format\": \"RESERVED\""
-                           : "'" + format_text + "' is not a format (type '" + type_text + "')",
+                           : Upper(format_text) == "RESERVED"
+                                 ? "format 'RESERVED' marks an absent optional input, whose type is UNDEFINED, not '" +
+                                       type_text + "'"
+                                 : "'" + format_text + "' is not a format (type '" + type_text + "')",
           undefined ? "Give the input's type, or mark an absent optional input with format RESERVED"
                     : "Use a format such as ND, NCHW, NHWC, NC1HWC0, FRACTAL_Z, FRACTAL_NZ, NCDHW, NDHWC, HWCN, NC, CN",
           "E10027");

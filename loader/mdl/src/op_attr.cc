@@ -43,6 +43,17 @@ void CheckList(int n, const T *values) {
     ThrowAcl(ACL_ERROR_INVALID_PARAM, "numValues " + std::to_string(n) + " with " + (values ? "values" : "null values"));
 }
 
+// A list attr: `n` values converted to the member's element type.
+template <typename T, typename V>
+aclError SetList(const char *api, aclopAttr *attr, const char *name, AttrKind kind, int n, const T *values,
+                 std::vector<V> AttrValue::*member) {
+  return Set(api, attr, name, [&](AttrValue &v) {
+    CheckList(n, values);
+    v.kind = kind;
+    for (int i = 0; i < n; ++i) (v.*member).push_back(static_cast<V>(values[i]));
+  });
+}
+
 }  // namespace
 
 bool SameAttrValue(const AttrValue &a, const AttrValue &b) {
@@ -99,6 +110,7 @@ std::string AttrText(const std::string &name, const AttrValue &v) {
 
 using openatc::mdl::CheckList;
 using openatc::mdl::Set;
+using openatc::mdl::SetList;
 
 extern "C" {
 
@@ -132,11 +144,8 @@ ACL_FUNC_VISIBILITY aclError aclopSetAttrDataType(aclopAttr *attr, const char *a
 
 ACL_FUNC_VISIBILITY aclError aclopSetAttrListDataType(aclopAttr *attr, const char *attrName, int numValues,
                                                       const aclDataType values[]) {
-  return Set("aclopSetAttrListDataType", attr, attrName, [&](AttrValue &v) {
-    CheckList(numValues, values);
-    v.kind = AttrKind::kListDataType;
-    for (int i = 0; i < numValues; ++i) v.list_i.push_back(static_cast<int64_t>(values[i]));
-  });
+  return SetList("aclopSetAttrListDataType", attr, attrName, AttrKind::kListDataType, numValues, values,
+                 &AttrValue::list_i);
 }
 
 ACL_FUNC_VISIBILITY aclError aclopSetAttrListBool(aclopAttr *attr, const char *attrName, int numValues,
@@ -150,20 +159,12 @@ ACL_FUNC_VISIBILITY aclError aclopSetAttrListBool(aclopAttr *attr, const char *a
 
 ACL_FUNC_VISIBILITY aclError aclopSetAttrListInt(aclopAttr *attr, const char *attrName, int numValues,
                                                  const int64_t *values) {
-  return Set("aclopSetAttrListInt", attr, attrName, [&](AttrValue &v) {
-    CheckList(numValues, values);
-    v.kind = AttrKind::kListInt;
-    v.list_i.assign(values, values + numValues);
-  });
+  return SetList("aclopSetAttrListInt", attr, attrName, AttrKind::kListInt, numValues, values, &AttrValue::list_i);
 }
 
 ACL_FUNC_VISIBILITY aclError aclopSetAttrListFloat(aclopAttr *attr, const char *attrName, int numValues,
                                                    const float *values) {
-  return Set("aclopSetAttrListFloat", attr, attrName, [&](AttrValue &v) {
-    CheckList(numValues, values);
-    v.kind = AttrKind::kListFloat;
-    v.list_f.assign(values, values + numValues);
-  });
+  return SetList("aclopSetAttrListFloat", attr, attrName, AttrKind::kListFloat, numValues, values, &AttrValue::list_f);
 }
 
 ACL_FUNC_VISIBILITY aclError aclopSetAttrListString(aclopAttr *attr, const char *attrName, int numValues,
