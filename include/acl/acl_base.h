@@ -8,6 +8,7 @@
 
 #include "acl/acl_base_rt.h"
 #include "acl/acl_base_mdl.h"
+#include "acl/acl_tensor_desc.h"
 #include "error_codes/rt_error_codes.h"
 #include "error_codes/ge_error_codes.h"
 

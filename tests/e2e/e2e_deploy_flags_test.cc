@@ -1,5 +1,5 @@
 // atc's deployment flags through the executables: one warning per flag without effect,
-// --singleop's error, --mode=5, and an --input_shape range enforced when the OM runs.
+// --singleop's errors (tests/singleop has the builds), --mode=5, and an --input_shape range enforced when the OM runs.
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -46,7 +46,7 @@ TEST_CASE("atc: a valid flag without effect is warned about once, naming it", "[
   RemoveTree(dir);
 }
 
-TEST_CASE("atc: --singleop is validated, then refused as not implemented yet", "[e2e]") {
+TEST_CASE("atc: --singleop flags are validated; a file with no op is refused", "[e2e]") {
   const std::string dir = MakeTempDir();
   auto alone = RunAtc({"--singleop=" + dir + "/ops.json"}, "");
   CHECK(alone.exit_code == 255);
@@ -55,8 +55,8 @@ TEST_CASE("atc: --singleop is validated, then refused as not implemented yet", "
   WriteBytes(dir + "/ops.json", "[]");
   auto r = RunAtc({"--singleop=" + dir + "/ops.json", "--output", dir, "--soc_version", "host"}, "");
   CHECK(r.exit_code == 255);
-  CHECK(r.err == "atc: error: OA0003: '" + dir + "/ops.json': --singleop (single-op models) is not implemented yet in "
-                 "this OpenATC version. Compile a graph that holds the op with --model instead.\n");
+  CHECK(r.err == "atc: error: E10032: '" + dir + "/ops.json': --singleop: the file describes no op. Add op "
+                 "descriptions.\n");
   RemoveTree(dir);
 }
 

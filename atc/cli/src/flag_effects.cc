@@ -22,6 +22,7 @@ const Effect kEffects[] = {
     {"dynamic_batch_size", true, true, "one static variant per batch gear"},
     {"dynamic_image_size", true, true, "one static variant per image-size gear"},
     {"dynamic_dims", true, true, "one static variant per dims gear"},
+    {"singleop", true, true, "one OM per op description (atc/driver/src/singleop_build.cc)"},
     // The chip's ATC defaults (atc/compiler target_facts.cc): Compile reads them through GetOption.
     {"jit_compile", false, true, "ge.jit_compile as the chip's Compile reads it"},
     // Precision on the host (atc/compiler/src/passes/precision.h): built-in ops compute as the

@@ -25,10 +25,9 @@ void WarnFlagsWithoutEffect(const Options &options) {
 
 void RunMode(const Options &options) {
   if (options.other_flags.count("singleop")) {
-    // Validated by ParseAtcOptions (docs/atc-deploy-flags.md §5); building is issue 15 stage 6.
-    throw Error(ErrorCategory::kUsage, "OA0003", "--singleop (single-op models) is not implemented yet in this OpenATC version",
-                "Compile a graph that holds the op with --model instead")
-        .WithFile(options.other_flags.at("singleop"));
+    // Flags validated by ParseAtcOptions (docs/atc-deploy-flags.md §5).
+    for (const std::string &path : BuildSingleOps(options)) std::cout << "OM written to: " << path << std::endl;
+    return;
   }
   switch (options.mode) {
     case 0: {

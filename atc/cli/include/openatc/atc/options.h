@@ -15,7 +15,7 @@
  *           --insert_op_conf, --singleop, --external_weight, --allow_hf32, ...)
  *   OA0001  unknown flag (the message ends with "Try 'atc --help' for the list of flags.")
  *   OA0002  a non-option argument (atc takes no positional arguments)
- * (OA0003, a valid --singleop that is not implemented yet, is raised by the driver.)
+ * (--singleop builds its models in the driver: atc/driver/src/singleop_build.cc.)
  */
 #ifndef OPENATC_ATC_OPTIONS_H_
 #define OPENATC_ATC_OPTIONS_H_

@@ -25,6 +25,11 @@ int RunAtc(int argc, const char *const *argv);
 /// Throws openatc::Error.
 std::string CompileModel(const Options &options);
 
+/// `--singleop`: builds one OM per op description of the JSON file into the folder --output
+/// (created as needed) and returns the paths written. A failing op does not stop the others; the
+/// last failure is thrown (openatc::Error) after the others were printed to stderr.
+std::vector<std::string> BuildSingleOps(const Options &options);
+
 // Mode 0's steps, also run in-process by GE's offline build API (ge_api/ir_build), so that a graph
 // compiles to the same OM whichever front door it comes through.
 
