@@ -344,7 +344,7 @@ class Run {
     if (in.aggregate != nullptr) {  // a sequence or optional, for the subgraph's own native nodes
       Value &v = values_[{ni, 0}];
       v.aggregate = std::make_shared<RtValue>(*in.aggregate);
-      v.pending = uses_[{ni, 0}];
+      v.pending = Uses({ni, 0});
       return;
     }
     if (in.dtype != want.dtype || !ShapeMatches(want.shape, in.shape)) {
@@ -444,7 +444,7 @@ class Run {
     }
     for (size_t k = 0; k < outs.size() && k < node.output_descs.size(); ++k) {
       Value &v = values_[{ni, static_cast<int32_t>(k)}];
-      v.pending = uses_[{ni, static_cast<int32_t>(k)}];
+      v.pending = Uses({ni, static_cast<int32_t>(k)});
       if (outs[k].kind != ir::ValueKind::kTensor || !outs[k].present) {
         v.aggregate = std::make_shared<RtValue>(std::move(outs[k]));
         continue;
@@ -459,7 +459,7 @@ class Run {
       gert_impl::InitTensor(v.tensor, d, v.storage->data(), h.data.size());
     }
     for (size_t k = outs.size(); k < node.output_descs.size(); ++k) {
-      if (uses_[{ni, static_cast<int32_t>(k)}] != 0)
+      if (Uses({ni, static_cast<int32_t>(k)}) != 0)
         throw Error(ErrorCategory::kInvalidInput, "OA2210", "the node produced no value for output " + std::to_string(k),
                     "Feed values that fit the operator (ONNX operator spec)")
             .WithNode(node.name, node.type);
