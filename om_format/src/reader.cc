@@ -89,15 +89,18 @@ void CheckExternalSegment(const std::string &name, const fb::Segment &s) {
   const std::string file = s.external_file()->str();
   if (file.empty()) throw Corrupt(kErrSegmentTable, name + ": the external weight file name is empty");
   const std::string problem = ExternalPathProblem(file);
+  std::string shown = file.substr(0, 256);  // untrusted bytes: control characters shown as '?'
+  for (char &c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
   if (!problem.empty())
-    throw Corrupt(kErrSegmentTable, name + ": the external weight file path '" + file.substr(0, 256) + "' " +
+    throw Corrupt(kErrSegmentTable, name + ": the external weight file path '" + shown + "' " +
                                         problem + "; only a relative path inside the OM's folder is allowed");
   if (s.kind() != fb::SegmentKind::Weight || s.codec() != fb::Codec::None)
     throw Corrupt(kErrSegmentTable, name + ": only uncompressed weights may live in an external file");
   if (s.offset() != 0 || s.stored_size() == 0 || s.raw_size() != s.stored_size() ||
       s.stored_size() > kMaxRawSize || s.external_offset() > UINT64_MAX - s.stored_size())
     throw Corrupt(kErrSegmentTable, name + ": " + N(s.stored_size()) + " bytes (raw " + N(s.raw_size()) +
-                                        ") at offset " + N(s.external_offset()) + " of '" + file +
+                                        ") at offset " + N(s.external_offset()) + " of '" + shown +
                                         "' with area offset " + N(s.offset()) + " is not a valid external range");
 }
 

@@ -1,6 +1,7 @@
 // External weight files (format 1.3, atc --external_weight): ATC's file names and layout, the
 // reader's search order (folder beside the OM, a given folder, caller buffers), and hostile
 // Segment.external_file / external_offset values and damaged weight files.
+#include <algorithm>
 #include <cstring>
 #include <iomanip>
 #include <sstream>
@@ -73,9 +74,10 @@ TEST_CASE("om external weights: mode 1 names the file by ATC's SHA-256 and keeps
   REQUIRE(files.size() == 1);  // only the Const's value; AddCustom's tensor attr stays in the OM
   CHECK(files[0].name == "weight_" + AtcSha(w.data, w.size));
   CHECK(files[0].bytes == std::vector<uint8_t>(w.data, w.data + w.size));
-  // The OM holds the segment's description, not its bytes: 64 bytes smaller than inline, at least.
+  // The OM holds the segment's description, not its bytes.
   const auto inline_img = om::Serialize(m);
-  CHECK(img.size() + w.size <= inline_img.size());
+  CHECK(std::search(inline_img.begin(), inline_img.end(), w.data, w.data + w.size) != inline_img.end());
+  CHECK(std::search(img.begin(), img.end(), w.data, w.data + w.size) == img.end());
   const om::fb::Model *root = om::fb::GetModel(img.data() + 64);
   const om::fb::Segment *seg = root->segments()->Get(0);
   REQUIRE(seg->external_file() != nullptr);
@@ -107,7 +109,7 @@ TEST_CASE("om external weights: mode 1 names the file by ATC's SHA-256 and keeps
             files[0].name +
             "', and a model loaded from memory has no folder to find it in. Load it with aclmdlLoadWithConfig and "
             "ACL_MDL_WEIGHT_PATH_PTR (the folder of its weight files) or aclmdlSetExternalWeightAddress, or load "
-            "the .om file");
+            "the .om file.");
   CHECK(category == static_cast<int>(ErrorCategory::kUsage));
   om::ReadOptions by_dir;
   by_dir.weight_dir = dir + "/weight";
@@ -169,7 +171,7 @@ TEST_CASE("om external weights: a missing, truncated or altered file is refused 
         "OA2111: node 'w' (Const): the external weight file '" + dir + "/" + files[0].name +
             "' of segment #0 (weight) of tensor 'value' holds " + std::to_string(n - 1) + " bytes; the OM needs " +
             std::to_string(n) + " bytes at offset 0 (XXH3-64 " + Hex(hash) +
-            "): it is truncated or not this OM's. Use the weight files atc wrote with this OM, or rebuild the OM");
+            "): it is truncated or not this OM's. Use the weight files atc wrote with this OM, or rebuild the OM.");
   CHECK(category == static_cast<int>(ErrorCategory::kCorruptOm));
 
   std::vector<uint8_t> flipped = files[0].bytes;
@@ -180,7 +182,7 @@ TEST_CASE("om external weights: a missing, truncated or altered file is refused 
                                "' of segment #0 (weight) of tensor 'value': the " + std::to_string(n) +
                                " bytes at offset 0 have XXH3-64 " + Hex(got) + ", the OM expects " + Hex(hash) +
                                ": the file was altered or is not this OM's. Use the weight files atc wrote with this "
-                               "OM, or rebuild the OM");
+                               "OM, or rebuild the OM.");
   ::unlink((dir + "/" + files[0].name).c_str());
   ::rmdir(dir.c_str());
 }
