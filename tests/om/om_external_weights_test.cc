@@ -227,3 +227,37 @@ TEST_CASE("om external weights: hostile external paths and ranges are refused", 
   omtest::Resign(img);
   CHECK(ErrorOf(img, o).rfind("OA2008: segment #0 (weight): 18446744073709551615 bytes (raw 64)", 0) == 0);
 }
+
+TEST_CASE("om external weights: WriteFile leaves no half set behind on failure", "[om]") {
+  const om::Model m = omtest::MakeSmallModel();
+  om::WriteOptions o;
+  o.external_weights = om::ExternalWeights::kPerWeight;
+  std::vector<om::WeightFile> files;
+  om::Serialize(m, o, &files);
+  const std::string dir = omtest::TempDir();
+  const std::string weight = dir + "/weight/" + files[0].name;
+
+  // The OM cannot be renamed into place (a folder holds its name): the weight file it placed goes.
+  REQUIRE(::mkdir((dir + "/m.om").c_str(), 0755) == 0);
+  REQUIRE(::mkdir((dir + "/m.om/x").c_str(), 0755) == 0);
+  CHECK_THROWS_AS(om::WriteFile(dir + "/m.om", m, o), Error);
+  struct stat st {};
+  CHECK(::stat(weight.c_str(), &st) != 0);
+  ::rmdir((dir + "/m.om/x").c_str());
+  ::rmdir((dir + "/m.om").c_str());
+
+  // A file where the weight folder belongs: nothing is written at all.
+  ::rmdir((dir + "/weight").c_str());
+  WriteAll(dir + "/weight", {1, 2, 3});
+  CHECK_THROWS_AS(om::WriteFile(dir + "/m.om", m, o), Error);
+  CHECK(::stat((dir + "/m.om").c_str(), &st) != 0);
+  ::unlink((dir + "/weight").c_str());
+
+  // Success: both in place, and the OM reads back.
+  om::WriteFile(dir + "/m.om", m, o);
+  omtest::CheckModelsEqual(om::ReadFile(dir + "/m.om"), m);
+  ::unlink(weight.c_str());
+  ::rmdir((dir + "/weight").c_str());
+  ::unlink((dir + "/m.om").c_str());
+  CHECK(::rmdir(dir.c_str()) == 0);  // nothing else was left (no staged temp files)
+}
