@@ -77,7 +77,7 @@ TEST_CASE("aclmdl external weights: file, memory and config loads", "[acl]") {
   }
   SECTION("aclmdlLoadFromMem without a weight folder is refused, naming the way to give one") {
     CHECK(aclmdlLoadFromMem(image.data(), image.size(), &id) == ACL_ERROR_INVALID_PARAM);
-    CHECK(RecentErrorContains("OA2112"));
+    CHECK(RecentErrorContains("OA2113"));
     CHECK(RecentErrorContains("lives in the external weight file 'weight_"));
     CHECK(RecentErrorContains("ACL_MDL_WEIGHT_PATH_PTR"));
     CHECK(aclmdlLoadFromMemWithMem(image.data(), image.size(), &id, nullptr, 0, nullptr, 0) ==
@@ -141,7 +141,7 @@ TEST_CASE("aclmdl external weights: file, memory and config loads", "[acl]") {
     bytes[0] ^= 0x80;
     WriteBytes(w2, std::string(bytes.begin(), bytes.end()));
     CHECK(aclmdlLoadFromFile(om.c_str(), &id) == ACL_ERROR_PARSE_MODEL);
-    CHECK(RecentErrorContains("OA2111"));
+    CHECK(RecentErrorContains("OA2112"));
     CHECK(RecentErrorContains("the external weight file '" + w2 + "'"));
     CHECK(RecentErrorContains(", the OM expects 0x"));
     std::remove(w2.c_str());

@@ -108,7 +108,7 @@ TEST_CASE("omrun: a missing, truncated or altered external weight file is refuse
     auto r = RunOmrun({dir + "/m.om", "--input", dir + "/x.npy", "--output", dir + "/out"});
     CHECK(r.exit_code == exit_code);
     INFO(r.err);
-    CHECK(r.err.rfind("omrun: error: OA2111: '" + dir + "/m.om': node 'w2' (Const): ", 0) == 0);
+    CHECK(r.err.rfind("omrun: error: OA2112: '" + dir + "/m.om': node 'w2' (Const): ", 0) == 0);
     CHECK(r.err.find(text) != std::string::npos);
     CHECK(r.err.find('\n') == r.err.size() - 1);  // one line
   };

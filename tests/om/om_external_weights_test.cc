@@ -105,7 +105,7 @@ TEST_CASE("om external weights: mode 1 names the file by ATC's SHA-256 and keeps
   // ReadBytes needs a folder or a buffer.
   int category = -1;
   CHECK(ErrorOf(img, {}, &category) ==
-        "OA2112: node 'w' (Const): segment #0 (weight) of tensor 'value' lives in the external weight file '" +
+        "OA2113: node 'w' (Const): segment #0 (weight) of tensor 'value' lives in the external weight file '" +
             files[0].name +
             "', and a model loaded from memory has no folder to find it in. Load it with aclmdlLoadWithConfig and "
             "ACL_MDL_WEIGHT_PATH_PTR (the folder of its weight files) or aclmdlSetExternalWeightAddress, or load "
@@ -159,7 +159,7 @@ TEST_CASE("om external weights: a missing, truncated or altered file is refused 
   om::ReadOptions o;
   o.weight_dir = dir;
   int category = -1;
-  CHECK(ErrorOf(img, o, &category).rfind("OA2111: node 'w' (Const): cannot read the external weight file '" + dir +
+  CHECK(ErrorOf(img, o, &category).rfind("OA2112: node 'w' (Const): cannot read the external weight file '" + dir +
                                              "/" + files[0].name + "' of segment #0 (weight) of tensor 'value': open "
                                              "failed: No such file or directory.",
                                          0) == 0);
@@ -168,7 +168,7 @@ TEST_CASE("om external weights: a missing, truncated or altered file is refused 
   std::vector<uint8_t> cut(files[0].bytes.begin(), files[0].bytes.end() - 1);
   WriteAll(dir + "/" + files[0].name, cut);
   CHECK(ErrorOf(img, o, &category) ==
-        "OA2111: node 'w' (Const): the external weight file '" + dir + "/" + files[0].name +
+        "OA2112: node 'w' (Const): the external weight file '" + dir + "/" + files[0].name +
             "' of segment #0 (weight) of tensor 'value' holds " + std::to_string(n - 1) + " bytes; the OM needs " +
             std::to_string(n) + " bytes at offset 0 (XXH3-64 " + Hex(hash) +
             "): it is truncated or not this OM's. Use the weight files atc wrote with this OM, or rebuild the OM.");
@@ -178,7 +178,7 @@ TEST_CASE("om external weights: a missing, truncated or altered file is refused 
   flipped[5] ^= 0x10;
   WriteAll(dir + "/" + files[0].name, flipped);
   const uint64_t got = XXH3_64bits(flipped.data(), flipped.size());
-  CHECK(ErrorOf(img, o) == "OA2111: node 'w' (Const): the external weight file '" + dir + "/" + files[0].name +
+  CHECK(ErrorOf(img, o) == "OA2112: node 'w' (Const): the external weight file '" + dir + "/" + files[0].name +
                                "' of segment #0 (weight) of tensor 'value': the " + std::to_string(n) +
                                " bytes at offset 0 have XXH3-64 " + Hex(got) + ", the OM expects " + Hex(hash) +
                                ": the file was altered or is not this OM's. Use the weight files atc wrote with this "
