@@ -15,7 +15,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 DEPS := cmake ninja-build g++ make python3 libcli11-dev nlohmann-json3-dev libflatbuffers-dev \
         flatbuffers-compiler libzstd-dev catch2 libprotobuf-dev protobuf-compiler libonnx-dev \
         libxxhash-dev clang-19 libclang-rt-19-dev binutils llvm libdnnl-dev libonnx-testdata \
-        python3-dev pybind11-dev python3-numpy python3-pip
+        python3-dev pybind11-dev python3-numpy python3-pip libssl-dev
 
 DEMO_OUT := $(BUILD)/demo
 

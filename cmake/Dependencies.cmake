@@ -5,6 +5,7 @@ find_package(nlohmann_json 3 REQUIRED)
 find_package(FlatBuffers REQUIRED)
 find_program(FLATC flatc REQUIRED)
 find_package(zstd REQUIRED)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)  # SHA-256 names of external weight files (om_format)
 # Protobuf must be found before ONNX (libonnx's config expects its targets).
 find_package(Protobuf REQUIRED)
 find_package(ONNX REQUIRED)

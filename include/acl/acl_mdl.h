@@ -72,5 +72,6 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDa
 
 #include "acl/acl_mdl_aipp.h"  /* AIPP: aclmdlCreateAIPP, aclmdlSetInputAIPP, aclmdlGetFirstAippInfo, ... */
 #include "acl/acl_mdl_dynamic.h"
+#include "acl/acl_mdl_config.h"  /* aclmdlLoadWithConfig, external weights, ...WithMem */
 
 #endif /* OPENATC_ACL_ACL_MDL_H_ */

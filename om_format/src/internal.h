@@ -39,6 +39,9 @@ inline constexpr const char *kErrMemory = "OA2023";
 inline constexpr const char *kErrSourceDateEpoch = "OA2024";
 inline constexpr const char *kErrPlan = "OA2025";
 inline constexpr const char *kErrTarget = "OA2026";
+// External weight files (1.3): loading errors, README.md "Error codes".
+inline constexpr const char *kErrWeightFile = "OA2112";
+inline constexpr const char *kErrWeightLocation = "OA2113";
 
 inline constexpr char kMagic[4] = {'O', 'A', 'O', 'M'};
 using ::openatc::om::kFormatMajor;
@@ -93,8 +96,9 @@ void CheckModel(const Model &model, ErrorCategory category, bool reading);
 
 /// Parses and verifies a complete image; fills `info` when non-null. `owner` keeps `data` alive
 /// (null: every segment is copied). Throws kNotOm / kCorruptOm.
+/// `om_path` is the OM's path for ReadFile (its folder holds `weight/`), empty for bytes.
 Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> owner,
-                 ContainerInfo *info);
+                 ContainerInfo *info, const ReadOptions &options = {}, const std::string &om_path = "");
 
 /// The oldest reader format (major, minor) that reads `model` correctly: 1.2 with gears, 1.1 when a node has
 /// declared launches (typed NodePlan launches and Kernel segments), else 1.0.

@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "decode_envelope.h"
+#include "external_weights.h"
 #include "internal.h"
 
 namespace openatc::om {
@@ -82,6 +83,27 @@ const fb::Model &VerifyEnvelope(const uint8_t *data, const Preamble &p, std::vec
   return root;
 }
 
+// Step 4a for a segment in a weight file (1.3): an uncompressed Weight of a plain relative path,
+// offset 0 in the area, its range in the file not overflowing. The file itself is read in step 5.
+void CheckExternalSegment(const std::string &name, const fb::Segment &s) {
+  const std::string file = s.external_file()->str();
+  if (file.empty()) throw Corrupt(kErrSegmentTable, name + ": the external weight file name is empty");
+  const std::string problem = ExternalPathProblem(file);
+  std::string shown = file.substr(0, 256);  // untrusted bytes: control characters shown as '?'
+  for (char &c : shown)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+  if (!problem.empty())
+    throw Corrupt(kErrSegmentTable, name + ": the external weight file path '" + shown + "' " +
+                                        problem + "; only a relative path inside the OM's folder is allowed");
+  if (s.kind() != fb::SegmentKind::Weight || s.codec() != fb::Codec::None)
+    throw Corrupt(kErrSegmentTable, name + ": only uncompressed weights may live in an external file");
+  if (s.offset() != 0 || s.stored_size() == 0 || s.raw_size() != s.stored_size() ||
+      s.stored_size() > kMaxRawSize || s.external_offset() > UINT64_MAX - s.stored_size())
+    throw Corrupt(kErrSegmentTable, name + ": " + N(s.stored_size()) + " bytes (raw " + N(s.raw_size()) +
+                                        ") at offset " + N(s.external_offset()) + " of '" + shown +
+                                        "' with area offset " + N(s.offset()) + " is not a valid external range");
+}
+
 // Step 4a: known codec and kind, 64-aligned, ascending, non-overlapping, zero gaps, plausible
 // raw size, and the area ending with the last segment.
 void CheckSegmentTable(const Segments *segs, const Preamble &p, const uint8_t *data) {
@@ -95,6 +117,10 @@ void CheckSegmentTable(const Segments *segs, const Preamble &p, const uint8_t *d
     if (static_cast<uint8_t>(s->kind()) > static_cast<uint8_t>(fb::SegmentKind::MAX))
       throw Corrupt(kErrSegmentTable, name + ": unknown kind " +
                                           N(static_cast<uint8_t>(s->kind())));
+    if (s->external_file() != nullptr) {
+      CheckExternalSegment(name, *s);
+      continue;
+    }
     if (static_cast<uint8_t>(s->codec()) > 1)
       throw Corrupt(kErrSegmentTable, name + ": unknown codec " +
                                           N(static_cast<uint8_t>(s->codec())));
@@ -171,7 +197,7 @@ std::vector<const SegmentUse *> MatchUsers(const Segments *segs, const std::vect
 // Step 5: per segment, its checksum first, then a view (or a copy without owner), or bounded
 // decompression into exactly the raw size, delivered to its user.
 void FillSegments(const Segments *segs, const std::vector<const SegmentUse *> &user, const Preamble &p,
-                  const uint8_t *data, const std::shared_ptr<const void> &owner) {
+                  const uint8_t *data, const std::shared_ptr<const void> &owner, WeightFileSource &weights) {
   const size_t nseg = segs ? segs->size() : 0;
   const uint8_t *area = data + p.segment_area_offset;
   for (size_t k = 0; k < nseg; ++k) {
@@ -185,6 +211,16 @@ void FillSegments(const Segments *segs, const std::vector<const SegmentUse *> &u
       if (!u.node.empty()) e.WithNode(u.node, u.op_type);
       return e;
     };
+    if (s->external_file() != nullptr) {  // 1.3: bytes in a weight file, checked there
+      try {
+        *u.dest = weights.Fetch(s->external_file()->str(), s->external_offset(), s->stored_size(), s->hash(),
+                                SegName(k, s) + " of " + u.part);
+      } catch (Error &e) {
+        if (!u.node.empty()) e.WithNode(u.node, u.op_type);
+        throw;
+      }
+      continue;
+    }
     if (Hash64(stored, s->stored_size()) != s->hash()) throw fail(kErrSegmentHash, "checksum mismatch");
     if (s->codec() == fb::Codec::None) {
       if (owner) {
@@ -240,6 +276,11 @@ void FillInfo(const Segments *segs, const Preamble &p, size_t size, ContainerInf
     si.codec = static_cast<SegmentCodec>(s->codec());
     si.kind = static_cast<SegmentKind>(s->kind());
     si.hash = s->hash();
+    if (s->external_file() != nullptr) {
+      si.external_file = s->external_file()->str();
+      si.external_offset = s->external_offset();
+      si.file_offset = 0;
+    }
     info->segments.push_back(si);
   }
 }
@@ -264,7 +305,7 @@ openatc::Target ReadTarget(const fb::Model &root) {
 
 // The reading order of om_format/FORMAT.md, one named step each.
 Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> owner,
-                 ContainerInfo *info) {
+                 ContainerInfo *info, const ReadOptions &options, const std::string &om_path) {
   const Preamble p = ParsePreamble(data, size);
   std::vector<uint64_t> aligned;
   const fb::Model &root = VerifyEnvelope(data, p, &aligned);
@@ -282,7 +323,8 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
   CheckSegmentTable(segs, p, data);
   std::vector<std::pair<size_t, const SegmentUse *>> shared;
   const std::vector<const SegmentUse *> users = MatchUsers(segs, uses, &shared);
-  FillSegments(segs, users, p, data, owner);
+  WeightFileSource weights(options, om_path);
+  FillSegments(segs, users, p, data, owner, weights);
   for (const auto &[segment, use] : shared) *use->dest = *users[segment]->dest;  // one copy of the bytes
 
   if (model.format_major == 1 && model.format_minor == 0) LiftLegacyPlan(model);
@@ -296,15 +338,6 @@ Model ParseImage(const uint8_t *data, size_t size, std::shared_ptr<const void> o
 
 namespace {
 
-// A read-only private mapping of a whole file, unmapped when the last view goes away.
-struct Mapping {
-  void *addr = nullptr;
-  size_t size = 0;
-  ~Mapping() {
-    if (addr) ::munmap(addr, size);
-  }
-};
-
 Error ReadError(const std::string &path, const std::string &what, int err) {
   return Error(ErrorCategory::kIo, detail::kErrRead,
                "cannot read the OM: " + what + ": " + std::strerror(err),
@@ -312,35 +345,13 @@ Error ReadError(const std::string &path, const std::string &what, int err) {
       .WithFile(path);
 }
 
-Model ReadPath(const std::string &path, ContainerInfo *info) {
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) throw ReadError(path, "open failed", errno);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    int err = errno;
-    ::close(fd);
-    throw ReadError(path, "stat failed", err);
-  }
-  if (!S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw ReadError(path, "not a regular file", S_ISDIR(st.st_mode) ? EISDIR : EINVAL);
-  }
-  auto map = std::make_shared<Mapping>();
-  map->size = static_cast<size_t>(st.st_size);
-  if (map->size > 0) {
-    void *a = ::mmap(nullptr, map->size, PROT_READ, MAP_PRIVATE, fd, 0);
-    if (a == MAP_FAILED) {
-      int err = errno;
-      ::close(fd);
-      throw ReadError(path, "mmap failed", err);
-    }
-    map->addr = a;
-  }
-  ::close(fd);
+Model ReadPath(const std::string &path, ContainerInfo *info, const ReadOptions &options) {
+  int err = 0;
+  const char *step = "";
+  std::shared_ptr<const detail::MappedFile> map = detail::MapFile(path, &err, &step);
+  if (!map) throw ReadError(path, step, err);
   try {
-    static const uint8_t kEmpty = 0;
-    const uint8_t *data = map->addr ? static_cast<const uint8_t *>(map->addr) : &kEmpty;
-    return detail::ParseImage(data, map->size, map, info);
+    return detail::ParseImage(map->data, map->size, map, info, options, path);
   } catch (Error &e) {
     e.WithFile(path);
     throw;
@@ -349,16 +360,16 @@ Model ReadPath(const std::string &path, ContainerInfo *info) {
 
 }  // namespace
 
-Model ReadFile(const std::string &path) { return ReadPath(path, nullptr); }
+Model ReadFile(const std::string &path, const ReadOptions &options) { return ReadPath(path, nullptr, options); }
 
-Model ReadBytes(const uint8_t *data, size_t size, std::shared_ptr<const void> owner) {
+Model ReadBytes(const uint8_t *data, size_t size, std::shared_ptr<const void> owner, const ReadOptions &options) {
   static const uint8_t kEmpty = 0;
-  return detail::ParseImage(data ? data : &kEmpty, data ? size : 0, std::move(owner), nullptr);
+  return detail::ParseImage(data ? data : &kEmpty, data ? size : 0, std::move(owner), nullptr, options);
 }
 
 ContainerInfo InspectFile(const std::string &path) {
   ContainerInfo info;
-  ReadPath(path, &info);
+  ReadPath(path, &info, {});
   return info;
 }
 

@@ -6,10 +6,12 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include <zstd.h>
 
+#include "external_weights.h"
 #include "internal.h"
 #include "openatc/schemas/om_generated.h"
 
@@ -28,6 +30,8 @@ struct PendingSegment {
   std::vector<uint8_t> compressed;  // used when codec is Zstd
   fb::Codec codec = fb::Codec::None;
   uint64_t offset = 0;              // relative to the segment area
+  std::string external_file;        // 1.3: `weight/<file>` when the bytes go to a weight file
+  uint64_t external_offset = 0;
   const uint8_t *stored() const { return codec == fb::Codec::Zstd ? compressed.data() : raw; }
   uint64_t stored_size() const {
     return codec == fb::Codec::Zstd ? compressed.size() : raw_size;
@@ -36,12 +40,14 @@ struct PendingSegment {
 
 class EnvelopeWriter {
  public:
-  explicit EnvelopeWriter(const WriteOptions &options) : options_(options) {}
+  EnvelopeWriter(const WriteOptions &options, detail::WeightFileBuilder *weight_files)
+      : options_(options), weight_files_(weight_files) {}
 
   std::vector<uint8_t> Build(const Model &model);
 
  private:
-  int32_t AddSegment(const ir::Bytes &bytes, fb::SegmentKind kind, bool compress) {
+  // `external`: a Const's weight, which goes to a weight file when weight_files_ is set.
+  int32_t AddSegment(const ir::Bytes &bytes, fb::SegmentKind kind, bool compress, bool external = false) {
     if (bytes.empty()) return -1;
     // Gear graphs (1.2) reuse an equal weight already written: weights are stored once.
     std::pair<uint64_t, uint64_t> key{0, bytes.size};
@@ -59,6 +65,10 @@ class EnvelopeWriter {
     s.raw_size = bytes.size;
     s.kind = kind;
     s.try_compress = compress && options_.compress_level > 0;
+    if (external && weight_files_) {
+      std::tie(s.external_file, s.external_offset) = weight_files_->Add(bytes.data, bytes.size);
+      s.try_compress = false;  // the file holds the raw bytes (ATC's layout)
+    }
     segments_.push_back(std::move(s));
     const auto index = static_cast<int32_t>(segments_.size() - 1);
     if (kind == fb::SegmentKind::Weight) weights_.emplace(key, index);
@@ -88,7 +98,7 @@ class EnvelopeWriter {
     return b_.CreateVector(out);
   }
 
-  flatbuffers::Offset<fb::Attr> Attr(const std::string &name, const ir::AttrValue &a);
+  flatbuffers::Offset<fb::Attr> Attr(const std::string &name, const ir::AttrValue &a, bool external);
   flatbuffers::Offset<fb::Node> NodeOf(const ir::Node &n);
   flatbuffers::Offset<fb::NodePlan> PlanOf(const ir::NodePlan &plan);
   flatbuffers::Offset<fb::Graph> GraphOf(const ir::Graph &g);
@@ -96,14 +106,15 @@ class EnvelopeWriter {
   void CompressAll();
 
   const WriteOptions &options_;
+  detail::WeightFileBuilder *weight_files_;  // null: every weight stays in the OM
   flatbuffers::FlatBufferBuilder b_{4096};
   std::vector<PendingSegment> segments_;
   std::multimap<std::pair<uint64_t, uint64_t>, int32_t> weights_;  // (hash, size) -> Weight segment
   bool sharing_weights_ = false;                                   // while writing gear graphs
 };
 
-flatbuffers::Offset<fb::Attr> EnvelopeWriter::Attr(const std::string &name,
-                                                   const ir::AttrValue &a) {
+flatbuffers::Offset<fb::Attr> EnvelopeWriter::Attr(const std::string &name, const ir::AttrValue &a,
+                                                   bool external) {
   using K = ir::AttrKind;
   auto name_off = b_.CreateString(name);
   flatbuffers::Offset<flatbuffers::String> s;
@@ -122,7 +133,7 @@ flatbuffers::Offset<fb::Attr> EnvelopeWriter::Attr(const std::string &name,
       break;
     case K::kTensor: {
       auto desc = Desc(a.t->desc);
-      int32_t seg = AddSegment(a.t->data, fb::SegmentKind::Weight, options_.compress_weights);
+      int32_t seg = AddSegment(a.t->data, fb::SegmentKind::Weight, options_.compress_weights, external);
       fb::TensorBuilder tb(b_);
       tb.add_desc(desc);
       tb.add_segment(seg);
@@ -194,7 +205,8 @@ flatbuffers::Offset<fb::Node> EnvelopeWriter::NodeOf(const ir::Node &n) {
   auto in_descs = Descs(n.input_descs);
   auto out_descs = Descs(n.output_descs);
   std::vector<flatbuffers::Offset<fb::Attr>> attrs;
-  for (const auto &[k, v] : n.attrs) attrs.push_back(Attr(k, v));  // std::map: sorted
+  const bool is_const = n.type == ir::kConst || n.type == ir::kConstant;  // ATC: Const/Constant weights
+  for (const auto &[k, v] : n.attrs) attrs.push_back(Attr(k, v, is_const));  // std::map: sorted
   auto attrs_off = b_.CreateVector(attrs);
   auto plan = PlanOf(n.plan);
   std::vector<flatbuffers::Offset<fb::PackedWeight>> packed;
@@ -304,20 +316,29 @@ std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
 
   CompressAll();
   uint64_t cursor = 0, area_size = 0;
+  bool any_external = false;
   std::vector<flatbuffers::Offset<fb::Segment>> segs;
   for (auto &s : segments_) {
+    const uint64_t hash = detail::Hash64(s.stored(), s.stored_size());
+    if (!s.external_file.empty()) {  // offset 0, no bytes in the area
+      any_external = true;
+      segs.push_back(fb::CreateSegment(b_, 0, s.stored_size(), s.raw_size, s.codec, s.kind, hash,
+                                       b_.CreateString(s.external_file), s.external_offset));
+      continue;
+    }
     s.offset = cursor;
     area_size = s.offset + s.stored_size();
     cursor = detail::AlignUp(area_size);
-    segs.push_back(fb::CreateSegment(b_, s.offset, s.stored_size(), s.raw_size, s.codec, s.kind,
-                                     detail::Hash64(s.stored(), s.stored_size())));
+    segs.push_back(fb::CreateSegment(b_, s.offset, s.stored_size(), s.raw_size, s.codec, s.kind, hash));
   }
   auto segs_off = b_.CreateVector(segs);
 
   auto producer = b_.CreateString(model.producer);
   auto target = fb::CreateTarget(b_, b_.CreateString(model.target.soc_version),
                                  b_.CreateString(model.target.arch));
-  const auto [min_major, min_minor] = detail::MinimumReader(model);
+  // A 1.2 reader would take an external segment's offset 0 as bytes in the segment area.
+  const auto [min_major, min_minor] =
+      any_external ? std::pair<uint16_t, uint16_t>{1, 3} : detail::MinimumReader(model);
   auto root = fb::CreateModel(b_, producer, target, opts_off, graph, arts_off, dels_off, segs_off, min_major,
                               min_minor, detail::ResolveBuildTime(model.build_time), g.arena_bytes,
                               static_cast<fb::GearKind>(model.gear_kind), gears, gear_order);
@@ -334,7 +355,7 @@ std::vector<uint8_t> EnvelopeWriter::Build(const Model &model) {
   detail::EncodePreamble(p, image.data());
   std::memcpy(image.data() + p.envelope_offset, b_.GetBufferPointer(), b_.GetSize());
   for (const auto &s : segments_)
-    if (s.stored_size() != 0)
+    if (s.stored_size() != 0 && s.external_file.empty())
       std::memcpy(image.data() + p.segment_area_offset + s.offset, s.stored(), s.stored_size());
   return image;
 }
@@ -391,6 +412,15 @@ int64_t ResolveBuildTime(int64_t model_time) {
 }  // namespace detail
 
 std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options) {
+  return Serialize(model, options, nullptr);
+}
+
+std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options,
+                               std::vector<WeightFile> *weight_files) {
+  if (options.external_weights != ExternalWeights::kInOm && weight_files == nullptr)
+    throw Error(ErrorCategory::kInternal, detail::kErrModel,
+                "external weights were asked for, but the caller takes no weight files",
+                "Call Serialize with a weight file list or WriteFile");
   if (options.compress_level < 0 || options.compress_level > ZSTD_maxCLevel())
     throw Error(ErrorCategory::kInternal, detail::kErrModel,
                 "OM compress level " + std::to_string(options.compress_level) +
@@ -406,8 +436,24 @@ std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options) 
                     std::to_string(kFormatMinor) + " (soc_version and arch would read back as another target)",
                 "Build it for host, for an Ascend chip through CANN, or for a chip of the emulation facts table");
   }
-  EnvelopeWriter writer(options);
-  return writer.Build(model);
+  const uint8_t mode = static_cast<uint8_t>(options.external_weights);
+  if (mode > static_cast<uint8_t>(ExternalWeights::kCombined))
+    throw Error(ErrorCategory::kInternal, detail::kErrModel,
+                "external weight mode " + std::to_string(mode) + " is not 0, 1 or 2");
+  std::optional<detail::WeightFileBuilder> files;
+  if (options.external_weights != ExternalWeights::kInOm) {
+    std::string combined = options.combined_weight_file;
+    if (combined.empty()) combined = model.graph.name + "_weight_combined";
+    if (options.external_weights == ExternalWeights::kCombined &&
+        (combined.find('/') != std::string::npos || !detail::ExternalPathProblem(combined).empty()))
+      throw Error(ErrorCategory::kInternal, detail::kErrModel,
+                  "the combined weight file name '" + combined + "' is not a bare file name");
+    files.emplace(options.external_weights, combined);
+  }
+  EnvelopeWriter writer(options, files ? &*files : nullptr);
+  std::vector<uint8_t> image = writer.Build(model);
+  if (weight_files) *weight_files = files ? files->Take() : std::vector<WeightFile>{};
+  return image;
 }
 
 }  // namespace openatc::om

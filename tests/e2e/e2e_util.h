@@ -22,6 +22,12 @@ std::string AxpyGraphJson(const std::string &dtype, const std::vector<int64_t> &
 /// Data x (float32 `dims`) -> <op_type>(x) -> NetOutput, as GE IR JSON.
 std::string UnaryGraphJson(const std::string &op_type, const std::vector<int64_t> &dims);
 
+/// A graph with three Consts for the external-weight tests: y = (x + w1) * w2 + w3 on float32
+/// [2, 3], w3 holding the same bytes as w1. The values are kExtW1 / kExtW2; x is the only input.
+extern const float kExtW1[6];
+extern const float kExtW2[6];
+std::string ExternalWeightGraphJson();
+
 /// atc --model M --soc_version host --output OUT with ASCEND_CUSTOM_OPP_PATH = opp_path
 /// (unset when empty).
 CommandResult RunAtc(const std::vector<std::string> &args, const std::string &opp_path);

@@ -236,6 +236,19 @@ om::WriteOptions OmWriteOptions(const Options &options) {
   om::WriteOptions wopts;
   wopts.compress_level = options.compress;
   wopts.compress_weights = options.compress_weights;
+  // --external_weight (values checked by the CLI: 0, 1, 2): Const weights beside the OM in
+  // <om dir>/weight/, mode 2's file named <om basename>_weight_combined as ATC does.
+  auto external = options.other_flags.find("external_weight");
+  if (external != options.other_flags.end() && (external->second == "1" || external->second == "2")) {
+    wopts.external_weights = external->second == "1" ? om::ExternalWeights::kPerWeight : om::ExternalWeights::kCombined;
+    if (!options.output.empty()) {  // else the writer falls back to <graph name>_weight_combined
+      const std::string om_path = OmPathForOutput(options.output);
+      const size_t slash = om_path.rfind('/');
+      std::string base = slash == std::string::npos ? om_path : om_path.substr(slash + 1);
+      base.resize(base.size() - 3);  // OmPathForOutput ends in ".om"
+      wopts.combined_weight_file = base + "_weight_combined";
+    }
+  }
   return wopts;
 }
 

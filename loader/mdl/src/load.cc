@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "acl/acl_mdl.h"
+#include "load.h"
 #include "mdl_error.h"
 #include "model_registry.h"
 #include "openatc/om/model.h"
@@ -46,6 +47,36 @@ uint32_t Register(std::unique_ptr<runtime::LoadedModel> model, const std::string
 }
 
 }  // namespace
+
+uint32_t LoadOmFile(const char *modelPath, const om::ReadOptions &options) {
+  if (*modelPath == '\0') ThrowAcl(ACL_ERROR_INVALID_PARAM, "modelPath is empty", "Pass the path of an .om file");
+  om::Model m;
+  try {
+    m = om::ReadFile(modelPath, options);
+  } catch (Error &e) {
+    e.WithFile(modelPath);
+    ThrowLoadFailure(e);
+  }
+  auto model = LoadModel(std::move(m), modelPath);
+  return Register(std::move(model), modelPath);
+}
+
+uint32_t LoadOmBytes(const void *model, size_t modelSize, const om::ReadOptions &options) {
+  if (modelSize == 0) ThrowAcl(ACL_ERROR_MODEL_SIZE_INVALID, "modelSize is 0", "Pass the byte size of the OM image");
+  // The caller may free its bytes after the call: the model keeps its own copy.
+  const auto *bytes = static_cast<const uint8_t *>(model);
+  auto copy = std::make_shared<std::vector<uint8_t>>(bytes, bytes + modelSize);
+  om::Model m;
+  try {
+    m = om::ReadBytes(copy->data(), copy->size(), copy, options);
+  } catch (Error &e) {
+    e.WithFile(kMemoryLabel);
+    ThrowLoadFailure(e);
+  }
+  auto loaded = LoadModel(std::move(m), kMemoryLabel);
+  return Register(std::move(loaded), kMemoryLabel);
+}
+
 }  // namespace mdl
 }  // namespace openatc
 
@@ -55,16 +86,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromFile(const char *modelPath, uint32_t 
   return Guard("aclmdlLoadFromFile", [&] {
     openatc::mdl::CheckNotNull(modelPath, "modelPath");
     openatc::mdl::CheckNotNull(modelId, "modelId");
-    if (*modelPath == '\0') ThrowAcl(ACL_ERROR_INVALID_PARAM, "modelPath is empty", "Pass the path of an .om file");
-    openatc::om::Model m;
-    try {
-      m = openatc::om::ReadFile(modelPath);
-    } catch (openatc::Error &e) {
-      e.WithFile(modelPath);
-      openatc::mdl::ThrowLoadFailure(e);
-    }
-    auto model = openatc::mdl::LoadModel(std::move(m), modelPath);
-    *modelId = openatc::mdl::Register(std::move(model), modelPath);
+    *modelId = openatc::mdl::LoadOmFile(modelPath, {});
   });
 }
 
@@ -72,21 +94,7 @@ ACL_FUNC_VISIBILITY aclError aclmdlLoadFromMem(const void *model, size_t modelSi
   return Guard("aclmdlLoadFromMem", [&] {
     openatc::mdl::CheckNotNull(model, "model");
     openatc::mdl::CheckNotNull(modelId, "modelId");
-    if (modelSize == 0) {
-      ThrowAcl(ACL_ERROR_MODEL_SIZE_INVALID, "modelSize is 0", "Pass the byte size of the OM image");
-    }
-    // The caller may free its bytes after the call: the model keeps its own copy.
-    const auto *bytes = static_cast<const uint8_t *>(model);
-    auto copy = std::make_shared<std::vector<uint8_t>>(bytes, bytes + modelSize);
-    openatc::om::Model m;
-    try {
-      m = openatc::om::ReadBytes(copy->data(), copy->size(), copy);
-    } catch (openatc::Error &e) {
-      e.WithFile(openatc::mdl::kMemoryLabel);
-      openatc::mdl::ThrowLoadFailure(e);
-    }
-    auto loaded = openatc::mdl::LoadModel(std::move(m), openatc::mdl::kMemoryLabel);
-    *modelId = openatc::mdl::Register(std::move(loaded), openatc::mdl::kMemoryLabel);
+    *modelId = openatc::mdl::LoadOmBytes(model, modelSize, {});
   });
 }
 

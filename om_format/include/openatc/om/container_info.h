@@ -27,6 +27,10 @@ struct SegmentInfo {
   SegmentCodec codec = SegmentCodec::kNone;
   SegmentKind kind = SegmentKind::kWeight;
   uint64_t hash = 0;         ///< XXH3-64 of the stored bytes
+  /// 1.3: the weight file holding the bytes (`weight/<file>`, relative to the OM's folder) and
+  /// their offset there; empty for bytes in the segment area (file_offset is then 0).
+  std::string external_file;
+  uint64_t external_offset = 0;
 };
 
 struct ContainerInfo {

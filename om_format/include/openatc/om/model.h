@@ -101,9 +101,42 @@ struct Model {
   std::vector<std::string> gear_input_order;
 };
 
+/// Where the writer puts Const/Constant weights (atc --external_weight; 1.3).
+enum class ExternalWeights : uint8_t {
+  kInOm = 0,      ///< in the OM's segment area (default)
+  kPerWeight = 1, ///< one file `weight_<sha256>` per distinct weight, offset 0
+  kCombined = 2,  ///< one file holding every distinct weight, each padded to 512 bytes
+};
+
+/// The folder beside the OM that holds its weight files (ATC's `<om dir>/weight/`).
+inline constexpr const char *kWeightDir = "weight";
+
 struct WriteOptions {
   int compress_level = 3;        ///< zstd level for artifact and deliverable segments; 0 = off
   bool compress_weights = false; ///< weights stay uncompressed (mapped zero-copy) unless set
+  ExternalWeights external_weights = ExternalWeights::kInOm;
+  /// kCombined: the weight file's name (ATC: `<om basename>_weight_combined`); empty:
+  /// `<graph name>_weight_combined`.
+  std::string combined_weight_file;
+};
+
+/// One weight file of an OM written with external weights: it belongs at
+/// `<om dir>/kWeightDir/<name>`.
+struct WeightFile {
+  std::string name;            ///< bare file name
+  std::vector<uint8_t> bytes;  ///< the whole file
+};
+
+/// Where a reader finds the weight files of an OM with external weights (1.3).
+struct ReadOptions {
+  /// Folder holding the weight files (ACL_MDL_WEIGHT_PATH_PTR). Empty: ReadFile looks in
+  /// `<the OM's folder>/weight/`; ReadBytes then has no folder and refuses a model whose
+  /// weight files are not all in `weight_buffers` (OA2113).
+  std::string weight_dir;
+  /// Caller memory holding the whole contents of a weight file, by bare file name
+  /// (aclmdlSetExternalWeightAddress); used instead of reading that file. Viewed, not copied:
+  /// the caller keeps it alive and unchanged while the model lives.
+  std::map<std::string, ir::Bytes> weight_buffers;
 };
 
 /// Serialises `model` into a complete OM image in memory, format kFormatMajor.kFormatMinor.
@@ -112,19 +145,32 @@ struct WriteOptions {
 /// inconsistent, kUsage (OA2024) if SOURCE_DATE_EPOCH is set but not a decimal integer >= 0.
 std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options = {});
 
+/// As Serialize; with options.external_weights other than kInOm the Const weights go to
+/// `weight_files` (in name order, the same bytes for the same model) instead of the image, and
+/// the image refers to them as `weight/<name>` (min_reader 1.3). `weight_files` may be null only
+/// for kInOm.
+std::vector<uint8_t> Serialize(const Model &model, const WriteOptions &options,
+                               std::vector<WeightFile> *weight_files);
+
 /// Writes `model` to `path` atomically: a temp file in the same directory, fsync, rename. On any
 /// failure nothing is left at `path` (an older file there is kept) and openatc::Error (kIo) is
-/// thrown naming the path.
+/// thrown naming the path. With external weights the weight files go to `<dir of path>/weight/`
+/// first (each staged under a temp name, then all renamed, then the OM); on failure the staged
+/// files and any weight file this call created are removed.
 void WriteFile(const std::string &path, const Model &model, const WriteOptions &options = {});
 
 /// Reads and verifies an OM file (mmap; uncompressed segments are zero-copy views).
 /// Errors (openatc::Error): kNotOm for a file that is not an OpenATC OM (a GE OM is named as
 /// such), or has an unsupported version; kCorruptOm for checksum, bounds or verifier failures,
 /// naming the part and byte offset; kIo when the file cannot be read.
-Model ReadFile(const std::string &path);
+/// External weights (1.3) are read from the files `options` names, each checked against the
+/// segment's size and XXH3-64 before use: a missing, truncated or altered file is refused naming
+/// the file and the expected hash (OA2112; kIo when it cannot be read, else kCorruptOm).
+Model ReadFile(const std::string &path, const ReadOptions &options = {});
 
 /// As ReadFile, from bytes in memory (copied or referenced through `owner`).
-Model ReadBytes(const uint8_t *data, size_t size, std::shared_ptr<const void> owner = nullptr);
+Model ReadBytes(const uint8_t *data, size_t size, std::shared_ptr<const void> owner = nullptr,
+                const ReadOptions &options = {});
 
 }  // namespace openatc::om
 
