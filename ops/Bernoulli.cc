@@ -4,8 +4,7 @@
 // probability outside [0, 1] (or NaN) fails.
 #include "common/index_util.h"
 #include "common/math_util.h"
-#include "common/random.h"
-#include "common/signal.h"
+#include "common/random_like.h"
 
 namespace ge {
 REG_OP(Bernoulli)
@@ -17,45 +16,22 @@ REG_OP(Bernoulli)
 }  // namespace ge
 
 namespace openatc_ops {
-namespace {
-bool NumberOrBool(ge::DataType d) { return IsNumber(d) || d == ge::DT_BOOL; }
-}  // namespace
 
-class Bernoulli : public ge::EagerExecuteOp, public ge::ShapeInferOp {
+class Bernoulli : public RandomLikeOp<Bernoulli> {
  public:
-  ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
-    const ge::DataType in = ctx->GetInputDataType(0);
-    if (!IsFloat(in)) return Fail(ctx, "input must be float16, float or double, got " + DtypeName(in));
-    const ge::DataType d = RandomOutputType(ctx, 0, in, NumberOrBool);
-    return d == ge::DT_UNDEFINED ? ge::GRAPH_FAILED : ctx->SetOutputDataType(0, d);
-  }
-  ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
-    const gert::Shape *x = ctx->GetInputShape(0);
-    if (x == nullptr) return Fail(ctx, "input expected");
-    *ctx->GetOutputShape(0) = *x;
-    return ge::GRAPH_SUCCESS;
-  }
-  ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
-    const gert::Tensor *x = ctx->GetInputTensor(0);
-    if (x == nullptr) return Fail(ctx, "input is missing");
-    const ge::DataType d = RandomOutputType(ctx, 0, x->GetDataType(), NumberOrBool);
-    if (d == ge::DT_UNDEFINED) return ge::GRAPH_FAILED;
-    std::vector<double> p;
-    if (!IsFloat(x->GetDataType()) || !ReadAsDouble(x, &p)) return Fail(ctx, "input must be a float tensor");
-    gert::Tensor *y = AllocChecked(ctx, 0, TensorDims(*x), d);
-    if (y == nullptr) return ge::GRAPH_FAILED;
+  static bool AcceptsInput(ge::DataType d) { return IsFloat(d); }
+  static bool AcceptsOutput(ge::DataType d) { return IsNumber(d) || d == ge::DT_BOOL; }
+  static bool Draw(gert::EagerOpExecutionContext *ctx, const gert::Tensor &x, std::vector<double> *v) {
+    if (!ReadAsDouble(&x, v)) return Fail(ctx, "input must be a float tensor"), false;
     OpRandom rng(ctx, 1);
-    for (size_t i = 0; i < p.size(); ++i) {
-      if (!(p[i] >= 0.0 && p[i] <= 1.0))
-        return Fail(ctx, "input[" + std::to_string(i) + "] = " + std::to_string(p[i]) + " is not a probability in [0, 1]");
-      p[i] = rng.Uniform() < p[i] ? 1.0 : 0.0;
+    for (size_t i = 0; i < v->size(); ++i) {
+      double &p = (*v)[i];
+      if (!(p >= 0.0 && p <= 1.0))
+        return Fail(ctx, "input[" + std::to_string(i) + "] = " + std::to_string(p) + " is not a probability in [0, 1]"),
+               false;
+      p = rng.Uniform() < p ? 1.0 : 0.0;
     }
-    if (d == ge::DT_BOOL) {
-      for (size_t i = 0; i < p.size(); ++i) y->GetData<uint8_t>()[i] = p[i] != 0 ? 1 : 0;
-    } else {
-      StoreAs(p, d, y->GetAddr());
-    }
-    return ge::GRAPH_SUCCESS;
+    return true;
   }
 };
 REG_AUTO_MAPPING_OP(Bernoulli);

@@ -5,9 +5,7 @@
 // distribution's; dtype selects the output type; bad inputs fail with their message.
 #include <cmath>
 
-#include <catch2/catch.hpp>
-
-#include "op_harness.h"
+#include "op_checks.h"
 
 using namespace openatc;
 using namespace openatc::testing;
@@ -15,8 +13,6 @@ using namespace openatc::testing;
 namespace {
 using F = std::vector<float>;
 using Attrs = std::map<std::string, ir::AttrValue>;
-
-HostTensor Fl(std::vector<int64_t> shape, const F &v) { return Tensor<float>(ge::DT_FLOAT, std::move(shape), v); }
 
 constexpr size_t kN = 20000;
 

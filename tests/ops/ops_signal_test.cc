@@ -4,9 +4,7 @@
 // complex input) and STFT (frame step, window, frame_length, onesided), plus error messages.
 #include <cmath>
 
-#include <catch2/catch.hpp>
-
-#include "op_harness.h"
+#include "op_checks.h"
 
 using namespace openatc;
 using namespace openatc::testing;
@@ -16,25 +14,7 @@ using F = std::vector<float>;
 using D = std::vector<double>;
 using I64 = std::vector<int64_t>;
 
-HostTensor Fl(std::vector<int64_t> shape, const F &v) { return Tensor<float>(ge::DT_FLOAT, std::move(shape), v); }
-HostTensor In(std::vector<int64_t> shape, const I64 &v) { return Tensor<int64_t>(ge::DT_INT64, std::move(shape), v); }
 HostTensor Scalar(int64_t v) { return In({}, {v}); }
-
-#define CHECK_FAILS_WITH(c, fragment)                  \
-  do {                                                 \
-    const std::string _t = RunOpExpectingFailure(c);   \
-    INFO(_t);                                          \
-    CHECK(_t.find("<no error>") == std::string::npos); \
-    CHECK(_t.find(fragment) != std::string::npos);     \
-  } while (0)
-
-void CheckClose(const F &got, const F &want, float atol = 1e-5f) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    INFO("element " << i << ": " << got[i] << " vs " << want[i]);
-    CHECK(std::fabs(got[i] - want[i]) <= atol);
-  }
-}
 
 HostTensor Window(const char *op, int64_t size, std::map<std::string, ir::AttrValue> at = {}) {
   return RunOp({op, {{Scalar(size), true}}, at})[0];
