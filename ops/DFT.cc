@@ -98,6 +98,8 @@ class DFT : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     od.back() = 2;
     gert::Tensor *y = AllocChecked(ctx, 0, od, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;
+    const int64_t lines = Prod(d, 0, static_cast<size_t>(axis)) * Prod(d, static_cast<size_t>(axis) + 1, d.size() - 1);
+    if (!CheckDftWork(ctx, n, bins, lines)) return ge::GRAPH_FAILED;
     std::vector<double> in;
     if (!ReadAsDouble(x, &in)) return Fail(ctx, "unsupported input dtype " + DtypeName(x->GetDataType()));
     const int64_t c = d.back(), len = d[static_cast<size_t>(axis)];

@@ -1,7 +1,9 @@
-// MaxUnpool (ONNX MaxUnpool-9 and -11): the partial inverse of MaxPool. Y is zero except
-// Y.flat[I[i]] = X[i], I holding MaxPool's flat indices into the whole output tensor. Y's shape is
-// input `output_shape` when given (opset 11), else [N, C, (in_d - 1) * stride_d + kernel_d -
-// pad_begin_d - pad_end_d]. An index outside Y fails. float16, float, double.
+// MaxUnpool (ONNX MaxUnpool-9 and -11): the partial inverse of MaxPool. U is zero except
+// U.flat[I[i]] = X[i], I holding MaxPool's flat indices into the whole of U, of the default shape
+// [N, C, (in_d - 1) * stride_d + kernel_d - pad_begin_d - pad_end_d]. Y = U, or, when input
+// `output_shape` is given (opset 11; N, C and each dim at least U's), U padded with zeros at the
+// end of each spatial dim (the element at U[n, c, i, j] stays at Y[n, c, i, j]), as ONNX's test
+// data and ONNX Runtime place it. An index outside U fails. float16, float, double.
 #include "common/index_util.h"
 #include "common/math_util.h"
 
@@ -39,12 +41,24 @@ bool DefaultDims(const gert::ExtendedKernelContext *ctx, const Dims &x, Dims *ou
   return true;
 }
 
+// Flat index in `out` of flat index `u` of a tensor of dims `ud` (same rank, each dim <= out's).
+int64_t Reindex(int64_t u, const Dims &ud, const Dims &out) {
+  int64_t o = 0, stride = 1;
+  for (size_t k = ud.size(); k-- > 0;) {
+    o += (u % ud[k]) * stride;
+    u /= ud[k];
+    stride *= out[k];
+  }
+  return o;
+}
+
 template <typename T>
-bool Scatter(const T *x, const int64_t *idx, int64_t n, T *y, int64_t total, int64_t *bad) {
+bool Scatter(const T *x, const int64_t *idx, int64_t n, const Dims &ud, const Dims &out, T *y, int64_t *bad) {
+  const int64_t total = NumElements(out), utotal = NumElements(ud);
   for (int64_t o = 0; o < total; ++o) y[o] = T(0);
   for (int64_t i = 0; i < n; ++i) {
-    if (idx[i] < 0 || idx[i] >= total) return *bad = i, false;
-    y[idx[i]] = x[i];
+    if (idx[i] < 0 || idx[i] >= utotal) return *bad = i, false;
+    y[ud == out ? idx[i] : Reindex(idx[i], ud, out)] = x[i];
   }
   return true;
 }
@@ -77,31 +91,34 @@ class MaxUnpool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const gert::Tensor *x = ctx->GetInputTensor(0), *i = ctx->GetInputTensor(1), *os = ctx->GetOptionalInputTensor(2);
     if (x == nullptr || i == nullptr) return Fail(ctx, "inputs X and I expected");
     const Dims xd = TensorDims(*x);
-    Dims out;
-    if (!DefaultDims(ctx, xd, &out)) return ge::GRAPH_FAILED;
+    Dims ud;  // the default (unpooled) dims the indices refer to
+    if (!DefaultDims(ctx, xd, &ud)) return ge::GRAPH_FAILED;
+    Dims out = ud;
     if (os != nullptr) {
-      std::vector<int64_t> v;
-      if (!ReadInts(os, &v) || v.size() != out.size())
-        return Fail(ctx, "output_shape must be an int64 tensor of " + std::to_string(out.size()) + " values");
-      if (v[0] != xd[0] || v[1] != xd[1])
-        return Fail(ctx, "output_shape " + DimsToString(v) + " must keep X's N and C " + DimsToString(xd));
-      out = v;
+      if (!ReadInts(os, &out) || out.size() != ud.size())
+        return Fail(ctx, "output_shape must be an int64 tensor of " + std::to_string(ud.size()) + " values");
+      bool fits = out[0] == ud[0] && out[1] == ud[1];
+      for (size_t k = 2; k < ud.size(); ++k) fits = fits && out[k] >= ud[k];
+      if (!fits)
+        return Fail(ctx, "output_shape " + DimsToString(out) + " must keep N and C and be at least the unpooled shape " +
+                             DimsToString(ud));
     }
     if (TensorDims(*i) != xd || i->GetDataType() != ge::DT_INT64)
       return Fail(ctx, "I must be int64 of X's shape " + DimsToString(xd) + ", got " + DimsToString(TensorDims(*i)));
     gert::Tensor *y = AllocChecked(ctx, 0, out, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;
-    const int64_t n = x->GetShapeSize(), total = NumElements(out);
+    const int64_t n = x->GetShapeSize();
     int64_t bad = 0;
     bool ok = true;
     switch (x->GetDataType()) {
-      OPENATC_OPS_FLOAT_CASES(ok = Scatter<T>(x->GetData<T>(), i->GetData<int64_t>(), n, y->GetData<T>(), total, &bad))
+      OPENATC_OPS_FLOAT_CASES(ok = Scatter<T>(x->GetData<T>(), i->GetData<int64_t>(), n, ud, out, y->GetData<T>(), &bad))
       default:
         return Fail(ctx, "unsupported X dtype " + DtypeName(x->GetDataType()));
     }
     if (!ok)
       return Fail(ctx, "I[" + std::to_string(bad) + "] = " + std::to_string(i->GetData<int64_t>()[bad]) +
-                           " is outside the output's " + std::to_string(total) + " elements " + DimsToString(out));
+                           " is outside the unpooled shape's " + std::to_string(NumElements(ud)) + " elements " +
+                           DimsToString(ud));
     return ge::GRAPH_SUCCESS;
   }
 };

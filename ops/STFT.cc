@@ -95,6 +95,7 @@ class STFT : public ge::EagerExecuteOp, public ge::ShapeInferOp {
         (len_in != nullptr && !ReadScalarInt(ctx, len_in, "frame_length", &len)) ||
         !WindowLength(ctx, window != nullptr ? &wd : nullptr, &wlen) || !MakeFraming(ctx, d, step, wlen, len, &f))
       return ge::GRAPH_FAILED;
+    if (!CheckDftWork(ctx, f.length, f.bins, d[0] * f.frames)) return ge::GRAPH_FAILED;
     std::vector<double> in, w(static_cast<size_t>(f.length), 1.0);
     if (!ReadAsDouble(x, &in) || (window != nullptr && !ReadAsDouble(window, &w)))
       return Fail(ctx, "signal and window must be float tensors");

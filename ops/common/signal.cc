@@ -70,6 +70,15 @@ ge::graphStatus RunCosineWindow(gert::EagerOpExecutionContext *ctx, double a0, d
   return ge::GRAPH_SUCCESS;
 }
 
+bool CheckDftWork(const gert::ExtendedKernelContext *ctx, int64_t n, int64_t bins, int64_t lines) {
+  const double work = static_cast<double>(n) * static_cast<double>(bins) * static_cast<double>(lines);
+  if (work <= static_cast<double>(int64_t{1} << 34)) return true;
+  return Fail(ctx, "a DFT of length " + std::to_string(n) + " (" + std::to_string(bins) + " bins) over " +
+                       std::to_string(lines) + " lines needs more than 2^34 multiply-adds of the plain DFT. Use a "
+                       "shorter dft_length or frame_length"),
+         false;
+}
+
 void NaiveDft(const std::vector<std::complex<double>> &in, int64_t n, int64_t bins, bool inverse,
               std::vector<std::complex<double>> *out) {
   out->assign(static_cast<size_t>(bins), {0.0, 0.0});

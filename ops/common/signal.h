@@ -66,6 +66,10 @@ ge::graphStatus CosineWindowOp<Derived>::Execute(gert::EagerOpExecutionContext *
   return RunCosineWindow(ctx, a0, a1, a2);
 }
 
+/// The plain DFT costs n * bins complex multiply-adds per line; more than 2^34 in one op (about
+/// half a minute) fails naming the sizes, instead of running for hours.
+bool CheckDftWork(const gert::ExtendedKernelContext *ctx, int64_t n, int64_t bins, int64_t lines);
+
 /// Forward (sign -1) or inverse (sign +1, unscaled) DFT of length `n` of the complex line `in`
 /// (`in.size()` samples; fewer than n are zero-padded, more are cut), written to out[0..bins).
 void NaiveDft(const std::vector<std::complex<double>> &in, int64_t n, int64_t bins, bool inverse,

@@ -100,6 +100,7 @@ TEST_CASE("DFT-17: real and complex input, axis attribute, onesided, dft_length,
   CHECK_FAILS_WITH(OpCase("DFT", {{m}}, {{"axis", IntAttr(3)}}), "axis 3 is outside [-4, -2] and [0, 2]");
   CHECK_FAILS_WITH(OpCase("DFT", {{Fl({1, 2, 3}, F(6, 1))}}), "input must be [..., 1] (real) or [..., 2] (complex)");
   CHECK_FAILS_WITH(OpCase("DFT", {{real}, {Scalar(0)}}), "dft_length must be > 0, got 0");
+  CHECK_FAILS_WITH(OpCase("DFT", {{real}, {Scalar(int64_t{1} << 18)}}), "needs more than 2^34 multiply-adds");
 }
 
 TEST_CASE("DFT-20: axis as an optional input (default -2)", "[ops][signal]") {

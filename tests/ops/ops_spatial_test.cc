@@ -127,11 +127,12 @@ TEST_CASE("MaxUnpool: scatter to MaxPool's indices, output_shape, pads, errors",
   F want(16, 0);
   want[5] = 5, want[7] = 6, want[13] = 7, want[15] = 8;
   CHECK(Values<float>(y) == want);
-  // output_shape [1, 1, 5, 5]: the same flat positions in the larger tensor.
+  // output_shape [1, 1, 5, 5]: the 4x4 result padded at the end, (1, 1) -> flat 6, (1, 3) -> 8,
+  // (3, 1) -> 16, (3, 3) -> 18.
   const HostTensor big = RunOp({"MaxUnpool", {{x}, {idx}, {In({4}, {1, 1, 5, 5}), true}}, k2s2})[0];
   CHECK(big.shape == I64{1, 1, 5, 5});
   F want25(25, 0);
-  want25[5] = 5, want25[7] = 6, want25[13] = 7, want25[15] = 8;
+  want25[6] = 5, want25[8] = 6, want25[16] = 7, want25[18] = 8;
   CHECK(Values<float>(big) == want25);
   // pads 1 on each side: (2 - 1) * 2 + 2 - 2 = 2 per dim.
   Attrs padded = k2s2;
@@ -140,7 +141,9 @@ TEST_CASE("MaxUnpool: scatter to MaxPool's indices, output_shape, pads, errors",
   CHECK(p.shape == I64{1, 1, 2, 2});
   CHECK(Values<float>(p) == F{8, 7, 6, 5});
   CHECK_FAILS_WITH(OpCase("MaxUnpool", {{x}, {In({1, 1, 2, 2}, {5, 7, 13, 16})}}, k2s2),
-                   "I[3] = 16 is outside the output's 16 elements [1, 1, 4, 4]");
+                   "I[3] = 16 is outside the unpooled shape's 16 elements [1, 1, 4, 4]");
+  CHECK_FAILS_WITH(OpCase("MaxUnpool", {{x}, {idx}, {In({4}, {1, 1, 3, 5})}}, k2s2),
+                   "output_shape [1, 1, 3, 5] must keep N and C and be at least the unpooled shape [1, 1, 4, 4]");
   CHECK_FAILS_WITH(OpCase("MaxUnpool", {{x}, {idx}}, {{"kernel_shape", IntsAttr({2})}}), "kernel_shape of r values");
 }
 
