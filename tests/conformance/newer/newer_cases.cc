@@ -17,6 +17,11 @@
 
 using namespace openatc::newer;
 
+namespace openatc::newer {
+// spatial_signal_cases.cc: Col2Im, Bitwise*, GridSample-20, DFT-20.
+void SpatialSignalCases(const std::string &root);
+}  // namespace openatc::newer
+
 namespace {
 
 // x[i] = ((i * 5) % 11 - 5) / 4: exact in float16 and float32, signs mixed, no ties.
@@ -279,5 +284,6 @@ int main(int argc, char **argv) {
   AttributeValueCases(root);
   VersionCases(root);
   TransformerCases(root);
+  SpatialSignalCases(root);
   return 0;
 }
