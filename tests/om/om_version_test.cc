@@ -1,5 +1,5 @@
-// Format versioning of the OM container: the schema evolves compatibly from the frozen 1.0 and
-// 1.1 schemas (flatbuffers::Parser::ConformTo), an envelope built from the frozen schema text reads
+// Format versioning of the OM container: the schema evolves compatibly from the frozen 1.0-1.3
+// schemas (flatbuffers::Parser::ConformTo), an envelope built from the frozen schema text reads
 // with the current reader, the minimum reader version is enforced, and the build time appears
 // only when SOURCE_DATE_EPOCH (or Model::build_time) gives one.
 #include <cstdlib>
@@ -35,6 +35,7 @@ const std::string kCurrent = std::string(OPENATC_SCHEMA_DIR) + "/om.fbs";
 const std::string kFrozen10 = std::string(OPENATC_SCHEMA_DIR) + "/frozen/om_v1_0.fbs";
 const std::string kFrozen11 = std::string(OPENATC_SCHEMA_DIR) + "/frozen/om_v1_1.fbs";
 const std::string kFrozen12 = std::string(OPENATC_SCHEMA_DIR) + "/frozen/om_v1_2.fbs";
+const std::string kFrozen13 = std::string(OPENATC_SCHEMA_DIR) + "/frozen/om_v1_3.fbs";
 
 // Parses a schema text; REQUIREs success.
 void ParseSchema(flatbuffers::Parser &p, const std::string &text, const std::string &name) {
@@ -102,16 +103,19 @@ std::vector<uint8_t> FrozenImage(const std::string &extra, const std::string &ta
 }  // namespace
 
 TEST_CASE("om version: the current schema is a safe evolution of every frozen one", "[om]") {
-  flatbuffers::Parser frozen, frozen11, frozen12, current;
+  flatbuffers::Parser frozen, frozen11, frozen12, frozen13, current;
   ParseSchema(frozen, Slurp(kFrozen10), kFrozen10);
   ParseSchema(frozen11, Slurp(kFrozen11), kFrozen11);
   ParseSchema(frozen12, Slurp(kFrozen12), kFrozen12);
+  ParseSchema(frozen13, Slurp(kFrozen13), kFrozen13);
   ParseSchema(current, Slurp(kCurrent), kCurrent);
   CHECK(current.ConformTo(frozen) == "");
   CHECK(current.ConformTo(frozen11) == "");
   CHECK(current.ConformTo(frozen12) == "");
+  CHECK(current.ConformTo(frozen13) == "");
   CHECK(frozen11.ConformTo(frozen) == "");
   CHECK(frozen12.ConformTo(frozen11) == "");
+  CHECK(frozen13.ConformTo(frozen12) == "");
 
   // The check has teeth: changing a field's type, or inserting a field before others, fails.
   std::string text = Slurp(kCurrent);
