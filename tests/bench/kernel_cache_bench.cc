@@ -26,7 +26,8 @@ std::string ChainsGraphJson() {
     const std::string dtype = c % 2 == 0 ? "DT_FLOAT" : "DT_INT32";
     const std::string desc = DescJson(dtype, {c + 1, 64});
     const std::string a = "a" + std::to_string(c), b = "b" + std::to_string(c);
-    ops += (ops.empty() ? "" : ", ") + DataOpJson(a, data_index++, desc) + ", " + DataOpJson(b, data_index++, desc);
+    const int ia = data_index++, ib = data_index++;
+    ops += (ops.empty() ? "" : ", ") + DataOpJson(a, ia, desc) + ", " + DataOpJson(b, ib, desc);
     std::string prev = a;
     for (int k = 0; k < kChainLength; ++k) {
       const std::string name = "axpy_" + std::to_string(c) + "_" + std::to_string(k);

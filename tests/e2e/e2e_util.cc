@@ -41,7 +41,7 @@ const float kExtW1[6] = {1, 2, 3, 4, 5, 6};
 const float kExtW2[6] = {0.5f, -1, 2, 0.25f, 3, -2};
 
 std::string ExternalWeightGraphJson() {
-  const std::string d = Desc("DT_FLOAT", {2, 3});
+  const std::string d = DescJson("DT_FLOAT", {2, 3});
   auto konst = [&](const std::string &name, const std::string &b64) {  // base64 of kExtW1 / kExtW2
     return "{ \"name\": \"" + name + "\", \"type\": \"Const\", \"attr\": { \"value\": { \"t\": { \"desc\": " + d +
            ", \"data\": \"" + b64 + "\" } } }, \"outputDesc\": [" + d + "] }";
@@ -49,7 +49,7 @@ std::string ExternalWeightGraphJson() {
   auto binary = [&](const std::string &name, const std::string &type, const std::string &a, const std::string &b) {
     return "{ \"name\": \"" + name + "\", \"type\": \"" + type + "\", \"input\": [\"" + a + ":0\", \"" + b + ":0\"] }";
   };
-  return "{ \"name\": \"g\", \"graph\": [ { \"name\": \"g\", \"output\": [\"y:0\"], \"op\": [" + DataOp("x", 0, d) + ", " +
+  return "{ \"name\": \"g\", \"graph\": [ { \"name\": \"g\", \"output\": [\"y:0\"], \"op\": [" + DataOpJson("x", 0, d) + ", " +
          konst("w1", "AACAPwAAAEAAAEBAAACAQAAAoEAAAMBA") + ", " + konst("w2", "AAAAPwAAgL8AAABAAACAPgAAQEAAAADA") +
          ", " + konst("w3", "AACAPwAAAEAAAEBAAACAQAAAoEAAAMBA") + ", " + binary("a", "Add", "x", "w1") + ", " +
          binary("b", "Mul", "a", "w2") + ", " + binary("y", "Add", "b", "w3") + " ] } ] }";

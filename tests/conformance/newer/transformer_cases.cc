@@ -26,8 +26,8 @@ struct Sdpa {
   int64_t batch, q_heads, kv_heads, q_len, kv_len, past, head, v_head;
   double scale = 0, softcap = 0;
   bool causal = false;
-  std::vector<uint8_t> keep;    // bool mask [q_len, total] (empty: none)
-  std::vector<int64_t> nonpad;  // per batch (empty: none)
+  std::vector<uint8_t> keep{};  // bool mask [q_len, total] (empty: none)
+  std::vector<int64_t> nonpad{};  // per batch (empty: none)
 };
 
 // Scaled dot-product attention on 4-D [B, H, S, E] data; past prepended to K and V. Returns Y
