@@ -28,10 +28,18 @@ bool Packable(const ConvEntry &e, const ConvProblem &p) {
   return e.blocked && e.sides.wei_reorder && p.layout.weights_id != 0;
 }
 
-// `w` reordered into new memory of the primitive's weight layout.
-dnnl::memory Repack(const ConvEntry &e, const float *w) {
+// `w` reordered into new memory of the primitive's weight layout. `serial`: on the calling thread
+// only (atc packs at compile time on one thread, so the compiler process never starts an OpenMP
+// team: nothing to gain for a one-time reorder, and a live team at exit is what LeakSanitizer's
+// tracer crashes on under ASan).
+dnnl::memory Repack(const ConvEntry &e, const float *w, bool serial) {
   dnnl::memory m(e.wei, dnnl_util::Engine());
-  dnnl_util::Run(e.sides.wei_in, {{DNNL_ARG_FROM, dnnl_util::Wrap(e.sides.wei_user, w)}, {DNNL_ARG_TO, m}});
+  const std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_FROM, dnnl_util::Wrap(e.sides.wei_user, w)},
+                                                      {DNNL_ARG_TO, m}};
+  if (serial)
+    dnnl_util::RunSerial(e.sides.wei_in, args);
+  else
+    dnnl_util::Run(e.sides.wei_in, args);
   return m;
 }
 
@@ -46,7 +54,7 @@ bool PackConvWeights(const ConvProblem &p, bool has_bias, const float *w, std::s
   *layout = dnnl_util::LayoutText(e.wei);
   if (layout->empty()) return false;
   *isa = dnnl_util::CpuIsaName();
-  const dnnl::memory m = Repack(e, w);
+  const dnnl::memory m = Repack(e, w, /*serial=*/true);
   const size_t size = e.wei.get_size();
   bytes->resize(size);
   std::memcpy(bytes->data(), m.get_data_handle(), size);
@@ -80,7 +88,7 @@ std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, g
     pk.mem = dnnl::memory(e.wei, dnnl_util::Engine());
     std::memcpy(pk.mem.get_data_handle(), packed->data, packed->size);
   } else {
-    pk.mem = Repack(e, w);
+    pk.mem = Repack(e, w, /*serial=*/false);
   }
   s->from_om = fits;
   pk.ready.store(true, std::memory_order_release);
