@@ -29,9 +29,8 @@ bool Packable(const ConvEntry &e, const ConvProblem &p) {
 }
 
 // `w` reordered into new memory of the primitive's weight layout. `serial`: on the calling thread
-// only (atc packs at compile time on one thread, so the compiler process never starts an OpenMP
-// team: nothing to gain for a one-time reorder, and a live team at exit is what LeakSanitizer's
-// tracer crashes on under ASan).
+// only (atc packs at compile time that way: a one-time reorder gains nothing from starting an
+// OpenMP team in the compiler process).
 dnnl::memory Repack(const ConvEntry &e, const float *w, bool serial) {
   dnnl::memory m(e.wei, dnnl_util::Engine());
   const std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_FROM, dnnl_util::Wrap(e.sides.wei_user, w)},
