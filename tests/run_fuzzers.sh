@@ -36,7 +36,9 @@ for name in "$@"; do
     aipp_config_fuzz)
       seeds=("$src/tests/tools/fuzz_seeds/aipp_config")
       opts=(-max_len=4096 "-dict=$src/tests/tools/aipp_config_fuzz.dict") ;;
-    *) echo "$0: unknown fuzzer '$name' (om_reader_fuzz, ge_ir_fuzz, npy_fuzz, onnx_fuzz, atc_argv_fuzz, aipp_config_fuzz)" >&2; exit 2 ;;
+    singleop_json_fuzz)
+      seeds=("$src/tests/singleop/json" "$src/tests/singleop/json/bad"); opts=(-max_len=8192) ;;
+    *) echo "$0: unknown fuzzer '$name' (om_reader_fuzz, ge_ir_fuzz, npy_fuzz, onnx_fuzz, atc_argv_fuzz, aipp_config_fuzz, singleop_json_fuzz)" >&2; exit 2 ;;
   esac
   bin=$build/tests/$name
   [ -x "$bin" ] || { echo "$0: $bin is missing; run 'make fuzz' first" >&2; exit 2; }

@@ -62,9 +62,13 @@ class Parser {
     if (!in) Fail("E10023", "--singleop: the file cannot be read", "Check the path given to --singleop");
     std::stringstream text;
     text << in.rdbuf();
+    return RunText(text.str());
+  }
+
+  std::vector<SingleOpDesc> RunText(const std::string &text) {
     json doc;
     try {
-      doc = json::parse(text.str());
+      doc = json::parse(text);
     } catch (const json::parse_error &e) {
       Fail("E10025", std::string("--singleop: the file is not valid JSON (") + e.what() + ")",
            "Fix the JSON syntax of the file");
@@ -387,6 +391,10 @@ std::string SingleOpDesc::Where() const {
 }
 
 std::vector<SingleOpDesc> ReadSingleOpFile(const std::string &path) { return Parser(path).Run(); }
+
+std::vector<SingleOpDesc> ParseSingleOpText(const std::string &text, const std::string &path_for_errors) {
+  return Parser(path_for_errors).RunText(text);
+}
 
 std::string SingleOpFileName(const SingleOpDesc &op) {
   std::string base;

@@ -43,6 +43,9 @@ struct SingleOpDesc {
 /// type, E10032 a missing key or a value of the wrong JSON type, E13014 a shape / range / const
 /// value mismatch.
 std::vector<SingleOpDesc> ReadSingleOpFile(const std::string &path);
+/// The same for the file's text (`path_for_errors` names it in the errors): what
+/// tests/tools/singleop_json_fuzz.cc drives with arbitrary bytes.
+std::vector<SingleOpDesc> ParseSingleOpText(const std::string &text, const std::string &path_for_errors);
 
 /// The OM file name (without folder) ATC gives `op`: its `name` (truncated to 128 characters)
 /// when that is made of [A-Za-z0-9._-] and is not "." or "..", else
