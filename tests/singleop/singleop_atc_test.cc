@@ -149,6 +149,7 @@ TEST_CASE("atc --singleop: each malformed description names its entry and field"
   };
   const Case cases[] = {
       {"syntax.json", "E10025", "--singleop: the file is not valid JSON ("},
+      {"number_overflow.json", "E10025", "--singleop: the file is not valid JSON ([json.exception.out_of_range.406] number overflow parsing '1e400'"},
       {"not_array.json", "E10032", "--singleop: the file must hold a JSON array of op descriptions, not an object. "},
       {"empty_op.json", "E10026", "entry 0, field 'op': the op type is empty. "},
       {"missing_op.json", "E10032", "entry 0: the required key 'op' is missing. "},

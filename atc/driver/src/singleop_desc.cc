@@ -69,7 +69,7 @@ class Parser {
     json doc;
     try {
       doc = json::parse(text);
-    } catch (const json::parse_error &e) {
+    } catch (const json::exception &e) {  // parse_error, and out_of_range for a number too large
       Fail("E10025", std::string("--singleop: the file is not valid JSON (") + e.what() + ")",
            "Fix the JSON syntax of the file");
     }
