@@ -15,6 +15,7 @@
 #include "openatc/om/model.h"
 #include "openatc/opp/deliverable.h"
 #include "openatc/runtime/model.h"
+#include "op_harness.h"
 #include "run_command.h"
 
 using namespace openatc;
@@ -23,22 +24,13 @@ using TP = onnx::TensorProto;
 
 namespace {
 
-const opp::CompileOppSet &Builtins() {
-  static opp::CompileOppSet *set = [] {
-    auto *s = new opp::CompileOppSet();
-    s->Load({}, BuildPath("opp/built-in"));
-    return s;
-  }();
-  return *set;
-}
-
 om::Model Compile(const onnx::ModelProto &m) {
   onnx::ModelProto copy = m;
   ir::Graph g = frontend::ReadOnnxBytes(copy.SerializeAsString(), "", "cf.onnx");
   compiler::CompileOptions opts;
   opts.target = HostTarget();
   opts.model_path = "cf.onnx";
-  return compiler::CompileGraph(std::move(g), opts, Builtins());
+  return compiler::CompileGraph(std::move(g), opts, BuiltinOppSet());
 }
 
 // Compile -> serialise -> read back -> load -> run.

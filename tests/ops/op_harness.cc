@@ -16,8 +16,8 @@
 #include "run_command.h"
 
 namespace openatc::testing {
-namespace {
-const opp::CompileOppSet &Builtins() {
+
+const opp::CompileOppSet &BuiltinOppSet() {
   static opp::CompileOppSet *set = [] {
     auto *s = new opp::CompileOppSet();
     s->Load({}, BuildPath("opp/built-in"));
@@ -25,6 +25,8 @@ const opp::CompileOppSet &Builtins() {
   }();
   return *set;
 }
+
+namespace {
 
 ir::TensorDesc DescOf(const HostTensor &t, ge::Format format = ge::FORMAT_ND) {
   ir::TensorDesc d;
@@ -122,7 +124,7 @@ std::vector<HostTensor> RunOp(const OpCase &c) {
   compiler::CompileOptions opts;
   opts.target = openatc::HostTarget();
   opts.model_path = "<one-op " + c.op_type + ">";
-  om::Model m = compiler::CompileGraph(std::move(g), opts, Builtins());
+  om::Model m = compiler::CompileGraph(std::move(g), opts, BuiltinOppSet());
   // Segments stored uncompressed: every case would otherwise zstd-compress and decompress the
   // embedded built-in ops library (megabytes; most of a case's time, ~5x more under ASan). The
   // container's codecs are tested in tests/om; here the OM round trip and the run are what count.

@@ -15,9 +15,17 @@
 #include "openatc/ir/graph.h"
 #include "openatc/tensor_io/tensor_io.h"
 
+namespace openatc::opp {
+class CompileOppSet;
+}
+
 namespace openatc::testing {
 
 using tensor_io::HostTensor;
+
+/// The built-in OPP package of this build (<build>/opp/built-in), loaded once per process: what
+/// in-process compiles in tests link against.
+const opp::CompileOppSet &BuiltinOppSet();
 
 struct OpInput {
   OpInput() = default;  ///< an absent optional input

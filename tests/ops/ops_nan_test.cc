@@ -9,7 +9,7 @@
 #include <limits>
 #include <string>
 
-#include "op_harness.h"
+#include "op_checks.h"
 
 using namespace openatc;
 using namespace openatc::testing;
@@ -18,7 +18,6 @@ namespace {
 using Dims = std::vector<int64_t>;
 using F = std::vector<float>;
 
-HostTensor Fl(Dims shape, const F &v) { return Tensor(ge::DT_FLOAT, std::move(shape), v); }
 F Run1(const OpCase &c) { return Values<float>(RunOp(c)[0]); }
 }  // namespace
 

@@ -6,7 +6,7 @@
 
 #include <cmath>
 
-#include "op_harness.h"
+#include "op_checks.h"
 
 using namespace openatc;
 using namespace openatc::testing;
@@ -15,7 +15,6 @@ namespace {
 using Dims = std::vector<int64_t>;
 using F = std::vector<float>;
 
-HostTensor Fl(Dims shape, const F &v) { return Tensor(ge::DT_FLOAT, std::move(shape), v); }
 
 void CheckClose(const F &got, const std::vector<double> &want, double tol = 1e-5) {
   REQUIRE(got.size() == want.size());
