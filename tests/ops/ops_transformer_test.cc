@@ -15,8 +15,7 @@ namespace {
 using Dims = std::vector<int64_t>;
 using F = std::vector<float>;
 
-
-void CheckClose(const F &got, const std::vector<double> &want, double tol = 1e-5) {
+void CheckNearD(const F &got, const std::vector<double> &want, double tol = 1e-5) {
   REQUIRE(got.size() == want.size());
   for (size_t i = 0; i < got.size(); ++i) {
     INFO("element " << i << ": got " << got[i] << ", want " << want[i]);
@@ -101,17 +100,17 @@ TEST_CASE("Attention by hand: one query, two keys (ONNX-23)", "[ops][attention]"
                     {{"scale", FloatAttr(1.0f)}}});
   const double e = std::exp(1.0);
   CHECK(out[0].shape == Dims{1, 1, 1, 2});
-  CheckClose(Values<float>(out[0]), {(e + 3) / (e + 1), (2 * e + 4) / (e + 1)});
+  CheckNearD(Values<float>(out[0]), {(e + 3) / (e + 1), (2 * e + 4) / (e + 1)});
   // Default scale 1/sqrt(2); a bool mask hiding key 1 leaves Y = V[0].
   out = RunOp({"Attention",
                {{Fl({1, 1, 1, 2}, {1, 0})}, {Fl({1, 1, 2, 2}, {1, 0, 0, 1})}, {Fl({1, 1, 2, 2}, {1, 2, 3, 4})},
                 {Tensor(ge::DT_BOOL, {2}, std::vector<uint8_t>{1, 0})}}});
-  CheckClose(Values<float>(out[0]), {1, 2});
+  CheckNearD(Values<float>(out[0]), {1, 2});
   // A float mask [0] shorter than the 2 keys: key 1 is padded with -inf.
   out = RunOp({"Attention",
                {{Fl({1, 1, 1, 2}, {1, 0})}, {Fl({1, 1, 2, 2}, {1, 0, 0, 1})}, {Fl({1, 1, 2, 2}, {1, 2, 3, 4})},
                 {Fl({1}, {0})}}});
-  CheckClose(Values<float>(out[0]), {1, 2});
+  CheckNearD(Values<float>(out[0]), {1, 2});
   // Every key masked: softmax of an all -inf row is NaN (ONNX's reference).
   out = RunOp({"Attention",
                {{Fl({1, 1, 1, 2}, {1, 0})}, {Fl({1, 1, 2, 2}, {1, 0, 0, 1})}, {Fl({1, 1, 2, 2}, {1, 2, 3, 4})},
@@ -144,14 +143,14 @@ TEST_CASE("Attention: GQA, past cache, causal, float mask, softcap against a dou
                       4});
     REQUIRE(out.size() == 4);
     CHECK(out[0].shape == Dims{r.b, r.hq, r.sq, r.dv});
-    CheckClose(Values<float>(out[0]), y);
+    CheckNearD(Values<float>(out[0]), y);
     CHECK(out[1].shape == Dims{r.b, r.hkv, t, r.d});
     CHECK(out[2].shape == Dims{r.b, r.hkv, t, r.dv});
     const F present_v = Values<float>(out[2]);
     CHECK(present_v[0] == pv[0]);                                      // b0 h0 j0 from the past
     CHECK(present_v[static_cast<size_t>(r.past * r.dv)] == v[0]);      // b0 h0 j2 = new 0
     CHECK(out[3].shape == Dims{r.b, r.hq, r.sq, t});
-    CheckClose(Values<float>(out[3]), probs);
+    CheckNearD(Values<float>(out[3]), probs);
     CHECK(Values<float>(out[3])[t - 1] == 0.0f);  // query 0 sees keys 0..past only
   }
   SECTION("3-D with q_num_heads / kv_num_heads, softcap") {
@@ -166,7 +165,7 @@ TEST_CASE("Attention: GQA, past cache, causal, float mask, softcap against a dou
                        {"q_num_heads", IntAttr(r.hq)}, {"kv_num_heads", IntAttr(r.hkv)}},
                       3});
     CHECK(out[0].shape == Dims{r.b, r.sq, r.hq * r.dv});
-    CheckClose(Values<float>(out[0]), To3D(y, r.b, r.hq, r.sq, r.dv));
+    CheckNearD(Values<float>(out[0]), To3D(y, r.b, r.hq, r.sq, r.dv));
   }
 }
 
@@ -180,11 +179,11 @@ TEST_CASE("Attention qk_matmul_output modes and errors", "[ops][attention]") {
                                 4})[3]);
   };
   const double c0 = std::tanh(2.0), c1 = std::tanh(0.0);
-  CheckClose(qk(0), {2, 0});
-  CheckClose(qk(2), {c0, c1});
-  CheckClose(qk(1), {c0, c1 - 1});
+  CheckNearD(qk(0), {2, 0});
+  CheckNearD(qk(2), {c0, c1});
+  CheckNearD(qk(1), {c0, c1 - 1});
   const double e0 = std::exp(c0), e1 = std::exp(c1 - 1);
-  CheckClose(qk(3), {e0 / (e0 + e1), e1 / (e0 + e1)});
+  CheckNearD(qk(3), {e0 / (e0 + e1), e1 / (e0 + e1)});
   CHECK_THAT(RunOpExpectingFailure({"Attention", {{Fl({1, 2, 4}, F(8))}, {Fl({1, 2, 4}, F(8))}, {Fl({1, 2, 4}, F(8))}}}),
              Catch::Contains("q_num_heads and kv_num_heads must be set for 3-D inputs"));
   CHECK_THAT(RunOpExpectingFailure({"Attention", {{Fl({1, 3, 1, 2}, F(6))}, {Fl({1, 2, 1, 2}, F(4))}, {Fl({1, 2, 1, 2}, F(4))}}}),
@@ -205,7 +204,7 @@ TEST_CASE("RMSNormalization by hand (ONNX-23)", "[ops][norm]") {
   // axis 0 over [2, 2]: mean square (1 + 1 + 4 + 4) / 4 = 2.5, scale broadcast [2].
   out = RunOp({"RMSNormalization", {{Fl({2, 2}, {1, -1, 2, -2})}, {Fl({2}, {1, 10})}}, {{"axis", IntAttr(0)}, {"epsilon", FloatAttr(0)}}});
   const double inv = 1 / std::sqrt(2.5);
-  CheckClose(Values<float>(out[0]), {inv, -10 * inv, 2 * inv, -20 * inv});
+  CheckNearD(Values<float>(out[0]), {inv, -10 * inv, 2 * inv, -20 * inv});
   CHECK_THAT(RunOpExpectingFailure({"RMSNormalization", {{Fl({2, 3}, F(6))}, {Fl({2}, F(2))}}}),
              Catch::Contains("Scale [2] does not broadcast to X[axis:] [3]"));
 }
@@ -216,21 +215,21 @@ TEST_CASE("RotaryEmbedding: halves, interleaved, position_ids, partial rotation,
   const F x = {1, 2, 3, 4};
   // Halves: pairs (x0, x2), (x1, x3).
   auto out = RunOp({"RotaryEmbedding", {{Fl({1, 1, 1, 4}, x)}, {Fl({1, 1, 2}, {c, c})}, {Fl({1, 1, 2}, {s, s})}}});
-  CheckClose(Values<float>(out[0]), {c * 1 - s * 3, c * 2 - s * 4, s * 1 + c * 3, s * 2 + c * 4});
+  CheckNearD(Values<float>(out[0]), {c * 1 - s * 3, c * 2 - s * 4, s * 1 + c * 3, s * 2 + c * 4});
   // Interleaved: pairs (x0, x1), (x2, x3).
   out = RunOp({"RotaryEmbedding", {{Fl({1, 1, 1, 4}, x)}, {Fl({1, 1, 2}, {c, c})}, {Fl({1, 1, 2}, {s, s})}},
                {{"interleaved", IntAttr(1)}}});
-  CheckClose(Values<float>(out[0]), {c * 1 - s * 2, s * 1 + c * 2, c * 3 - s * 4, s * 3 + c * 4});
+  CheckNearD(Values<float>(out[0]), {c * 1 - s * 2, s * 1 + c * 2, c * 3 - s * 4, s * 3 + c * 4});
   // position_ids pick row 1 of a [2, 1] cache (rotary dim 2: x2, x3 copied).
   out = RunOp({"RotaryEmbedding",
                {{Fl({1, 1, 1, 4}, x)}, {Fl({2, 1}, {1, c})}, {Fl({2, 1}, {0, s})}, {Tensor(ge::DT_INT64, {1, 1}, std::vector<int64_t>{1})}},
                {{"rotary_embedding_dim", IntAttr(2)}}});
-  CheckClose(Values<float>(out[0]), {c * 1 - s * 2, s * 1 + c * 2, 3, 4});
+  CheckNearD(Values<float>(out[0]), {c * 1 - s * 2, s * 1 + c * 2, 3, 4});
   // 3-D [B=1, S=2, 2 heads * 2]: position 0 angle 0 (identity), position 1 rotates by 90 degrees.
   out = RunOp({"RotaryEmbedding",
                {{Fl({1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})}, {Fl({1, 2, 1}, {1, 0})}, {Fl({1, 2, 1}, {0, 1})}},
                {{"num_heads", IntAttr(2)}}});
-  CheckClose(Values<float>(out[0]), {1, 2, 3, 4, -6, 5, -8, 7});
+  CheckNearD(Values<float>(out[0]), {1, 2, 3, 4, -6, 5, -8, 7});
   CHECK_THAT(RunOpExpectingFailure({"RotaryEmbedding", {{Fl({1, 2, 4}, F(8))}, {Fl({1, 2, 2}, F(4))}, {Fl({1, 2, 2}, F(4))}}}),
              Catch::Contains("num_heads must be set (> 0) for a 3-D X"));
   CHECK_THAT(RunOpExpectingFailure({"RotaryEmbedding", {{Fl({1, 1, 1, 4}, x)}, {Fl({2, 2}, F(4))}, {Fl({2, 2}, F(4))},
@@ -241,16 +240,16 @@ TEST_CASE("RotaryEmbedding: halves, interleaved, position_ids, partial rotation,
 TEST_CASE("Gelu (none, tanh) and Swish by hand, NaN kept", "[ops][activation]") {
   const F x = {-1, 0, 2, NAN};
   auto y = Values<float>(RunOp({"Gelu", {{Fl({4}, x)}}})[0]);
-  CheckClose(F(y.begin(), y.begin() + 3), {-0.5 * (1 + std::erf(-1 / std::sqrt(2.0))), 0, 1 + std::erf(2 / std::sqrt(2.0))});
+  CheckNearD(F(y.begin(), y.begin() + 3), {-0.5 * (1 + std::erf(-1 / std::sqrt(2.0))), 0, 1 + std::erf(2 / std::sqrt(2.0))});
   CHECK(std::isnan(y[3]));
   y = Values<float>(RunOp({"Gelu", {{Fl({4}, x)}}, {{"approximate", StringAttr("tanh")}}})[0]);
   auto gt = [](double v) { return 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v))); };
-  CheckClose(F(y.begin(), y.begin() + 3), {gt(-1), 0, gt(2)});
+  CheckNearD(F(y.begin(), y.begin() + 3), {gt(-1), 0, gt(2)});
   CHECK(std::isnan(y[3]));
   CHECK_THAT(RunOpExpectingFailure({"Gelu", {{Fl({1}, {1})}}, {{"approximate", StringAttr("fast")}}}),
              Catch::Contains("approximate 'fast' is not one of none, tanh"));
   y = Values<float>(RunOp({"Swish", {{Fl({4}, x)}}, {{"alpha", FloatAttr(2.0f)}}})[0]);
-  CheckClose(F(y.begin(), y.begin() + 3), {-1 / (1 + std::exp(2.0)), 0, 2 / (1 + std::exp(-4.0))});
+  CheckNearD(F(y.begin(), y.begin() + 3), {-1 / (1 + std::exp(2.0)), 0, 2 / (1 + std::exp(-4.0))});
   CHECK(std::isnan(y[3]));
 }
 
