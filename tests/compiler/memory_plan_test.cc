@@ -79,3 +79,14 @@ TEST_CASE("a graph with run-time shapes gets no plan", "[compiler]") {
   CHECK(g.nodes[1].plan.output_offsets.empty());
   CHECK(g.arena_bytes == -1);
 }
+
+TEST_CASE("with reuse disabled no two tensors share bytes (--disable_reuse_memory=1)", "[compiler]") {
+  ir::Graph g = Chain(4, {256});  // n1..n3 planned, 1 KiB each; n4 is the graph output
+  CHECK(compiler::PlanMemory(g, /*reuse=*/false) == 3072);
+  // Largest first, ties in node order, each at the end of the ones placed before.
+  CHECK(OffsetOf(g, 1) == 0);
+  CHECK(OffsetOf(g, 2) == 1024);
+  CHECK(OffsetOf(g, 3) == 2048);
+  CHECK(OffsetOf(g, 4) == -1);
+  CHECK(g.arena_bytes == 3072);
+}

@@ -1,6 +1,7 @@
 // atc's extra build outputs through the executables: --save_original_model (<output>_original.om,
 // the graph before optimisation, run by omrun), --display_model_info=1 and --mode=6 (ATC's
-// "Display Model Info" block with the OM's real sizes), and the warning for an
+// "Display Model Info" block with the OM's real sizes), --disable_reuse_memory=1 (a plan without
+// shared bytes, same results), and the warning for an
 // --op_precision_mode entry that has no numeric effect on the host.
 //
 // Graph: y = Sigmoid(x), x float[2]. With --precision_mode=force_fp16 the OM computes in float16:
@@ -156,5 +157,32 @@ TEST_CASE("atc --op_precision_mode: a mode without numeric effect on the host is
                            "recorded in the OM's build record, and an op's Compile reads ge.exec.op_precision_mode)\n";
   CHECK(r.err == "atc: warning: --op_precision_mode: 'high_precision" + tail + "atc: warning: --op_precision_mode: 'keep_fp16" +
                      tail);
+  RemoveTree(dir);
+}
+
+TEST_CASE("atc --disable_reuse_memory=1 plans every tensor apart and computes the same outputs", "[e2e]") {
+  const std::string dir = MakeTempDir();
+  // x -> r1 Relu -> s2 Sigmoid -> r3 Relu -> y Sigmoid, float[2]: r1, s2, r3 are planned (512 B each
+  // after GE's 512-byte rounding); y is the caller's buffer.
+  const std::string d = DescJson("DT_FLOAT", {2});
+  auto node = [](const std::string &name, const std::string &type, const std::string &in) {
+    return ", { \"name\": \"" + name + "\", \"type\": \"" + type + "\", \"input\": [\"" + in + ":0\"] }";
+  };
+  WriteBytes(dir + "/g.json", "{ \"name\": \"chain\", \"graph\": [ { \"name\": \"chain\", \"output\": [\"y:0\"], \"op\": [" +
+                                  DataOpJson("x", 0, d) + node("r1", "Relu", "x") + node("s2", "Sigmoid", "r1") +
+                                  node("r3", "Relu", "s2") + node("y", "Sigmoid", "r3") + " ] } ] }");
+  auto build = [&](const std::string &out, std::vector<std::string> extra) {
+    std::vector<std::string> args = {"--model", dir + "/g.json", "--soc_version", "host", "--output", dir + "/" + out};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = RunAtc(args, "");
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.err.find("disable_reuse_memory") == std::string::npos);  // it has an effect: no warning
+    return om::ReadFile(dir + "/" + out + ".om").graph.arena_bytes;
+  };
+  CHECK(build("shared", {}) == 1024);  // r3 takes r1's bytes once s2 has read them
+  CHECK(build("apart", {"--disable_reuse_memory=1"}) == 1536);
+  CHECK(build("zero", {"--disable_reuse_memory=0"}) == 1024);
+  CHECK(RunOnes(dir, dir + "/apart.om") == RunOnes(dir, dir + "/shared.om"));
   RemoveTree(dir);
 }

@@ -42,6 +42,8 @@ const Effect kEffects[] = {
     // Build outputs (atc/driver/src/compile_model.cc, model_info.cc).
     {"save_original_model", true, true, "<output>_original.om: the graph before optimisation"},
     {"display_model_info", true, true, "ATC's Display Model Info block after the build"},
+    // The static memory plan (atc/compiler/src/memory_plan.cc): no tensor shares another's bytes.
+    {"disable_reuse_memory", true, true, "every planned tensor gets bytes of its own in the arena"},
     // The OM writer (om_format/FORMAT.md "External weights"), for every target.
     {"external_weight", true, true, "Const weights in files under <om dir>/weight/"},
 };

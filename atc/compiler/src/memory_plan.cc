@@ -2,6 +2,9 @@
 // that is not a graph output gets an offset in one arena. Offsets are assigned greedily, largest
 // tensor first, at the lowest offset whose bytes are free for the tensor's whole lifetime (producer
 // to last consumer, in topological order), so tensors whose lifetimes do not overlap share memory.
+// With reuse off (atc --disable_reuse_memory=1, GE's ge.exec.disableReuseMemory) every tensor is
+// taken as alive for the whole run, so no two share bytes: a debugging aid (a kernel that writes
+// out of bounds can no longer corrupt a later tensor's data) at the cost of a larger arena.
 // The plan is stored on each node as NodePlan::output_offsets (-1 = not planned; the OM's typed
 // NodePlan table), as GE records output offsets on a built model's OpDef (`output_i`).
 #include <algorithm>
@@ -28,7 +31,7 @@ bool Overlaps(const Item &a, const Item &b) {
 }
 }  // namespace
 
-int64_t PlanMemory(ir::Graph &graph) {
+int64_t PlanMemory(ir::Graph &graph, bool reuse) {
   std::vector<Item> items;
   std::vector<std::vector<int32_t>> item_of(graph.nodes.size());
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -58,6 +61,11 @@ int64_t PlanMemory(ir::Graph &graph) {
       if (it >= 0) items[static_cast<size_t>(it)].last = std::max(items[static_cast<size_t>(it)].last, static_cast<int32_t>(i));
     }
   }
+  if (!reuse)
+    for (Item &it : items) {
+      it.first = 0;
+      it.last = std::numeric_limits<int32_t>::max();
+    }
   std::vector<size_t> order(items.size());
   for (size_t k = 0; k < order.size(); ++k) order[k] = k;
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return items[a].bytes > items[b].bytes; });

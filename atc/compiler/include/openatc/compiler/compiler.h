@@ -100,8 +100,8 @@ size_t RemoveDeadNodes(ir::Graph &graph, const std::set<std::string> &removable_
 /// NodePlan::output_offsets on every non-framework node (-1 = not in the arena) and
 /// Graph::arena_bytes, and returns the arena size in bytes; returns -1 (and writes nothing) for a
 /// graph with run-time shapes. Graph outputs are not planned: they are bound to the caller's
-/// buffers.
-int64_t PlanMemory(ir::Graph &graph);
+/// buffers. `reuse` false (--disable_reuse_memory=1): no two tensors share bytes.
+int64_t PlanMemory(ir::Graph &graph, bool reuse = true);
 
 /// Up to three of `candidates` close to `name` (case-insensitive edit distance), closest first.
 std::vector<std::string> ClosestNames(const std::string &name, const std::vector<std::string> &candidates);
