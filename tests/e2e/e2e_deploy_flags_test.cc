@@ -82,11 +82,20 @@ TEST_CASE("atc: --mode=5 turns a GE text dump into the JSON mode 1 writes", "[e2
 TEST_CASE("omrun: an input outside its --input_shape range is refused naming the range", "[e2e]") {
   const std::string dir = MakeTempDir();
   WriteBytes(dir + "/g.json", UnaryGraphJson("Relu", {2, 3}));
-  auto atc = RunAtc({"--model", dir + "/g.json", "--soc_version", "host", "--output", dir + "/m", "--input_shape",
-                     "x:1~4,3"},
-                    "");
+  // The same range in --input_shape, or in the deprecated --input_shape_range (which overrides it).
+  const bool deprecated = GENERATE(false, true);
+  std::vector<std::string> args = {"--model", dir + "/g.json", "--soc_version", "host", "--output", dir + "/m"};
+  if (deprecated) {
+    args.insert(args.end(), {"--input_shape", "x:2,3", "--input_shape_range", "x:[1~4,3]"});
+  } else {
+    args.insert(args.end(), {"--input_shape", "x:1~4,3"});
+  }
+  auto atc = RunAtc(args, "");
   INFO(atc.err);
   REQUIRE(atc.exit_code == 0);
+  CHECK((atc.err.find("atc: warning: --input_shape_range is deprecated: its ranges override --input_shape") !=
+         std::string::npos) == deprecated);
+  CHECK(atc.err.find("has no effect") == std::string::npos);
   for (int64_t n : {1, 4}) {
     tensor_io::WriteNpy(dir + "/in.npy", Ones({n, 3}));
     auto ok = RunOmrun({dir + "/m.om", "--input", dir + "/in.npy"});

@@ -196,6 +196,20 @@ TEST_CASE("atc deploy: at most one gear flag") {
         "E10001: invalid --input_shape_range piece 'x:[1~a,3]': dims must be integers, -1 or lo~hi. Write e.g. "
         "\"x:[1~4,3,224,224]\".");
   CHECK(Parse({"--input_shape_range=x:[1~2,3];y:[-1]"}).other_flags.size() == 1);
+  CHECK(ErrorOf({"--input_shape_range=x:[1];x:[2]"}) ==
+        "E10001: invalid --input_shape_range piece 'x:[2]': input 'x' is given twice. Name each input once.");
+}
+
+TEST_CASE("atc deploy: --input_shape_range overrides --input_shape for the inputs it names") {
+  const auto shapes = Parse({"--input_shape=x:1,3;y:2", "--input_shape_range=x:[1~4,3];z:[-1]"}).input_shapes;
+  REQUIRE(shapes.size() == 3);
+  CHECK(shapes[0].name == "x");
+  CHECK(shapes[0].dims == std::vector<int64_t>{-1, 3});
+  CHECK(shapes[0].ranges == std::vector<std::pair<int64_t, int64_t>>{{1, 4}, {3, 3}});
+  CHECK(shapes[1].name == "y");
+  CHECK(shapes[1].dims == std::vector<int64_t>{2});
+  CHECK(shapes[2].name == "z");
+  CHECK(shapes[2].ranges == std::vector<std::pair<int64_t, int64_t>>{{0, -1}});
 }
 
 TEST_CASE("atc deploy: --singleop rules") {

@@ -42,6 +42,8 @@ const Effect kEffects[] = {
     // Build outputs (atc/driver/src/compile_model.cc, model_info.cc).
     {"save_original_model", true, true, "<output>_original.om: the graph before optimisation"},
     {"display_model_info", true, true, "ATC's Display Model Info block after the build"},
+    // Deprecated spelling of --input_shape ranges (atc/cli/src/options.cc merges it).
+    {"input_shape_range", true, true, "shape ranges of the inputs it names, overriding --input_shape"},
     // The static memory plan (atc/compiler/src/memory_plan.cc): no tensor shares another's bytes.
     {"disable_reuse_memory", true, true, "every planned tensor gets bytes of its own in the arena"},
     // The OM writer (om_format/FORMAT.md "External weights"), for every target.
@@ -80,6 +82,9 @@ std::vector<std::string> FlagEffectWarnings(const Options &options, const Target
   for (const std::string &flag : FlagsWithoutEffect(options, target->kind))
     lines.push_back("--" + flag + " is recorded in the OM's build record but has no effect on the " +
                     TargetName(*target) + " target");
+  if (options.other_flags.count("input_shape_range"))
+    lines.push_back("--input_shape_range is deprecated: its ranges override --input_shape for the inputs it names; "
+                    "write them in --input_shape instead (e.g. \"x:1~4,3,224,224\")");
   return lines;
 }
 

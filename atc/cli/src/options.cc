@@ -215,6 +215,15 @@ Options ParseAtcOptions(int argc, const char *const *argv) {
   }
   CheckRequired(o);
   CheckDeploymentFlags(o);
+  if (auto range = o.other_flags.find("input_shape_range"); range != o.other_flags.end()) {
+    // The deprecated form overrides --input_shape for the inputs it names (docs/atc-deploy-flags.md).
+    for (InputShape &r : ParseInputShapeRange(range->second)) {
+      auto same = std::find_if(o.input_shapes.begin(), o.input_shapes.end(),
+                               [&](const InputShape &s) { return s.name == r.name; });
+      if (same != o.input_shapes.end()) *same = std::move(r);
+      else o.input_shapes.push_back(std::move(r));
+    }
+  }
   return o;
 }
 

@@ -1,5 +1,5 @@
 // Parsers of --input_shape ("name:d0,d1;name2:...", docs/atc-flags.md §4) and --out_nodes
-// ("node:idx;...").
+// ("node:idx;...") and the deprecated --input_shape_range ("name:[d0,d1];...").
 #include <set>
 #include <string>
 #include <vector>
@@ -78,6 +78,33 @@ std::vector<InputShape> ParseInputShape(const std::string &text) {
       }
     }
     shapes.push_back(shape);
+  }
+  return shapes;
+}
+
+std::vector<InputShape> ParseInputShapeRange(const std::string &text) {
+  std::vector<InputShape> shapes;
+  std::set<std::string> seen;
+  for (const std::string &piece : Split(text, ';')) {
+    if (piece.empty()) continue;
+    const size_t colon = piece.rfind(":[");
+    if (colon == std::string::npos || colon == 0 || piece.back() != ']')
+      throw Error(ErrorCategory::kUsage, "E10001",
+                  "invalid --input_shape_range piece '" + piece + "': expected name:[d0,d1,...]",
+                  "Write e.g. \"x:[1~4,3,224,224]\" (or better --input_shape \"x:1~4,3,224,224\")");
+    std::vector<InputShape> one;
+    try {
+      one = ParseInputShape(piece.substr(0, colon + 1) + piece.substr(colon + 2, piece.size() - colon - 3));
+    } catch (const Error &) {
+      throw Error(ErrorCategory::kUsage, "E10001",
+                  "invalid --input_shape_range piece '" + piece + "': dims must be integers, -1 or lo~hi",
+                  "Write e.g. \"x:[1~4,3,224,224]\"");
+    }
+    if (!seen.insert(one.at(0).name).second)
+      throw Error(ErrorCategory::kUsage, "E10001",
+                  "invalid --input_shape_range piece '" + piece + "': input '" + one[0].name + "' is given twice",
+                  "Name each input once");
+    shapes.push_back(one[0]);
   }
   return shapes;
 }

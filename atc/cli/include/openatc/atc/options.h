@@ -121,6 +121,10 @@ std::string AtcFlagForGeOptionKey(const std::string &key);
 /// with 0 <= lo <= hi (hi = -1: unbounded). Names must be unique. Throws E10001 naming the bad
 /// piece.
 std::vector<InputShape> ParseInputShape(const std::string &text);
+/// The deprecated --input_shape_range "name:[d0,d1,...];..." (dims as in --input_shape), E10001
+/// naming the piece on a malformed one. Its entries replace --input_shape's for the inputs they
+/// name (ParseAtcOptions), as in ATC.
+std::vector<InputShape> ParseInputShapeRange(const std::string &text);
 
 /// Parses `--out_nodes` text "node:idx;node:idx" (idx an integer >= 0; empty pieces ignored).
 /// Throws E10001 naming the bad piece.
