@@ -1,5 +1,5 @@
-// omrun --dump (node_dump.h).
-#include "node_dump.h"
+// The omrun dump layout (openatc/dump/node_dump.h).
+#include "openatc/dump/node_dump.h"
 
 #include <unistd.h>
 
@@ -11,15 +11,16 @@
 #include "openatc/common/atomic_file.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
+#include "openatc/dump/tensor_stats.h"
 #include "openatc/tensor_io/tensor_io.h"
 
-namespace openatc::omrun {
+namespace openatc::dump {
 namespace fs = std::filesystem;
 namespace {
 
 [[noreturn]] void DumpError(const std::string &dir, const std::string &why) {
-  throw Error(ErrorCategory::kIo, "OA2304", "cannot write the --dump folder '" + dir + "': " + why,
-              "Pass a folder that is absent, empty or an earlier omrun dump, in a place omrun can write");
+  throw Error(ErrorCategory::kIo, "OA2304", "cannot write the dump folder '" + dir + "': " + why,
+              "Dump into a folder that is absent, empty or an earlier omrun dump, in a place this process can write");
 }
 
 bool IsEarlierDump(const fs::path &dir) {
@@ -68,13 +69,22 @@ void Unblock(HostTensor &t) {
 
 }  // namespace
 
+// The node that produced the k-th connected input of `n` (inputs views leave unconnected ones out).
+const ir::Node &NodeDump::Producer(const ir::Node &n, size_t k) const {
+  for (const auto &e : n.inputs) {
+    if (!e.connected()) continue;
+    if (k-- == 0) return model_.graph.nodes[static_cast<size_t>(e.node)];
+  }
+  return n;
+}
+
 std::vector<std::string> FusedNodes(const ir::Node &n) {
   auto it = n.attrs.find("openatc_fused_nodes");
   return it == n.attrs.end() ? std::vector<std::string>{} : it->second.list_s;
 }
 
-NodeDump::NodeDump(const om::Model &model, const std::string &model_path, std::string dir)
-    : model_(model), model_path_(model_path), dir_(std::move(dir)) {
+NodeDump::NodeDump(const om::Model &model, const std::string &model_path, std::string dir, NodeDumpOptions options)
+    : model_(model), model_path_(model_path), dir_(std::move(dir)), options_(std::move(options)) {
   std::error_code ec;
   const fs::path target(dir_);
   if (fs::exists(target, ec)) {
@@ -95,8 +105,9 @@ NodeDump::~NodeDump() {
   if (!staging_.empty()) fs::remove_all(staging_, ec);  // a run that failed leaves nothing behind
 }
 
-std::string NodeDump::FileFor(size_t node, size_t output) {
-  std::string base = SafeName(model_.graph.nodes[node].name) + "." + std::to_string(output);
+// `slot` is "<output>" or "input.<input>".
+std::string NodeDump::FileFor(size_t node, const std::string &slot) {
+  std::string base = SafeName(model_.graph.nodes[node].name) + "." + slot;
   if (!used_names_.insert(base).second) {  // two names that sanitise alike: the node index decides
     base += "~" + std::to_string(node);
     used_names_.insert(base);
@@ -104,39 +115,62 @@ std::string NodeDump::FileFor(size_t node, size_t output) {
   return base;
 }
 
-void NodeDump::Finished(size_t index, const std::vector<runtime::TensorView> &,
+bool NodeDump::Selected(const ir::Node &n) const {
+  if (options_.layers.empty() || options_.layers.count(n.name) != 0) return true;
+  for (const std::string &f : FusedNodes(n))
+    if (options_.layers.count(f) != 0) return true;
+  return false;
+}
+
+// The index.json entries of one node's inputs or outputs (`slot` "input" or ""), writing their files.
+nlohmann::json NodeDump::Tensors(size_t index, const std::vector<runtime::TensorView> &views, const char *slot) {
+  const ir::Node &n = model_.graph.nodes[index];
+  nlohmann::json list = nlohmann::json::array();
+  for (size_t k = 0; k < views.size(); ++k) {
+    const runtime::TensorView &v = views[k];
+    nlohmann::json o = {{"index", k}, {"dtype", DataTypeShortName(v.dtype)}, {"shape", v.shape},
+                        {"format", FormatName(v.format)}};
+    if (v.data == nullptr) {
+      o["file"] = nullptr;  // nothing read it, so the op did not write it
+      list.push_back(std::move(o));
+      continue;
+    }
+    HostTensor t;
+    t.dtype = v.dtype;
+    t.shape = v.shape;
+    const auto *p = static_cast<const uint8_t *>(v.data);
+    t.data.assign(p, p + v.bytes);
+    if (Blocked(*slot == '\0' ? n : Producer(n, k), t)) Unblock(t);
+    if (options_.stats) {
+      const auto stats = ComputeStats(t);
+      o["stats"] = stats ? StatsJson(*stats) : nlohmann::json(nullptr);  // null: a dtype without numbers
+      list.push_back(std::move(o));
+      continue;
+    }
+    const std::string base = FileFor(index, (*slot ? std::string(slot) + "." : std::string()) + std::to_string(k));
+    const bool npy = !NumpyDescr(v.dtype).empty() || v.dtype == ge::DT_BF16;
+    const std::string file = base + (npy ? ".npy" : ".bin");
+    if (npy) tensor_io::WriteNpy(staging_ + "/" + file, t);
+    else tensor_io::WriteBin(staging_ + "/" + file, t);
+    o["file"] = file;
+    list.push_back(std::move(o));
+  }
+  return list;
+}
+
+void NodeDump::Finished(size_t index, const std::vector<runtime::TensorView> &inputs,
                         const std::vector<runtime::TensorView> &outputs) {
   if (done_ || !error_.empty()) return;
   const ir::Node &n = model_.graph.nodes[index];
-  nlohmann::json outs = nlohmann::json::array();
+  if (!Selected(n)) return;
+  nlohmann::json entry = {{"name", n.name}, {"op_type", n.type}};
   try {
-    for (size_t k = 0; k < outputs.size(); ++k) {
-      const runtime::TensorView &v = outputs[k];
-      nlohmann::json o = {{"index", k}, {"dtype", DataTypeShortName(v.dtype)}, {"shape", v.shape},
-                          {"format", FormatName(v.format)}};
-      if (v.data == nullptr) {
-        o["file"] = nullptr;  // nothing read it, so the op did not write it
-      } else {
-        HostTensor t;
-        t.dtype = v.dtype;
-        t.shape = v.shape;
-        const auto *p = static_cast<const uint8_t *>(v.data);
-        t.data.assign(p, p + v.bytes);
-        if (Blocked(n, t)) Unblock(t);
-        const std::string base = FileFor(index, k);
-        const bool npy = !NumpyDescr(v.dtype).empty() || v.dtype == ge::DT_BF16;
-        const std::string file = base + (npy ? ".npy" : ".bin");
-        if (npy) tensor_io::WriteNpy(staging_ + "/" + file, t);
-        else tensor_io::WriteBin(staging_ + "/" + file, t);
-        o["file"] = file;
-      }
-      outs.push_back(std::move(o));
-    }
+    if (options_.inputs) entry["inputs"] = Tensors(index, inputs, "input");
+    entry["outputs"] = options_.outputs ? Tensors(index, outputs, "") : nlohmann::json::array();
   } catch (const std::exception &e) {
     error_ = e.what();
     return;
   }
-  nlohmann::json entry = {{"name", n.name}, {"op_type", n.type}, {"outputs", outs}};
   const std::vector<std::string> fused = FusedNodes(n);
   if (!fused.empty()) entry["fused_nodes"] = fused;
   // What a precision mode made of it (atc/compiler/src/passes/precision.h).
@@ -152,7 +186,9 @@ void NodeDump::Commit() {
   if (done_) return;
   done_ = true;
   if (!error_.empty()) DumpError(dir_, error_);
-  const nlohmann::json index = {{"format", kDumpFormat}, {"model", model_path_}, {"run", "first"}, {"nodes", nodes_}};
+  nlohmann::json index = {{"format", kDumpFormat}, {"model", model_path_}, {"run", options_.run}};
+  if (options_.stats) index["data"] = "stats";
+  index["nodes"] = nodes_;
   const std::string text = index.dump(1) + "\n";
   if (const auto failure = WriteFileAtomic(staging_ + "/index.json", text.data(), text.size()))
     DumpError(dir_, std::string("index.json: ") + std::strerror(failure->err));
@@ -169,4 +205,4 @@ void NodeDump::Commit() {
   fs::remove_all(old, ec);
 }
 
-}  // namespace openatc::omrun
+}  // namespace openatc::dump
