@@ -249,17 +249,18 @@ TEST_CASE("dump: a model the dump_list does not name writes nothing", "[dump]") 
   CHECK(Empty(s.dump));
 }
 
+// single_add.json's graph is "GraphBuildGraph1" (examples/compilable_add_custom/single_add.json).
 TEST_CASE("dump: a model loaded from memory is named by its graph name", "[dump]") {
   std::ifstream f(SingleAddOm(), std::ios::binary);
   const std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   Scratch s;
-  Acl acl(s.DumpConfig("\"dump_list\": [{\"model_name\": \"single_add\"}]").c_str());
+  Acl acl(s.DumpConfig("\"dump_list\": [{\"model_name\": \"GraphBuildGraph1\"}]").c_str());
   REQUIRE(acl.rc == ACL_SUCCESS);
   uint32_t id = 0;
   REQUIRE(aclmdlLoadFromMem(bytes.data(), bytes.size(), &id) == ACL_SUCCESS);
   Model m(id);
   m.Run(Iota16(2.0f));
-  CHECK(NpyFloats(ModelDir(s.dump, "single_add", id) + "/0/add2.0.npy") == Times(Iota16(2.0f), 3));
+  CHECK(NpyFloats(ModelDir(s.dump, "GraphBuildGraph1", id) + "/0/add2.0.npy") == Times(Iota16(2.0f), 3));
 }
 
 TEST_CASE("dump: aclInit's config file errors", "[dump]") {

@@ -76,8 +76,8 @@ nlohmann::json ReadConfigFile(const std::string &file) {
              "Fix the JSON at that position");
   }
   if (!config.is_object()) {
-    ThrowAcl(ACL_ERROR_PARSE_FILE, "the config file '" + file + "' holds " + std::string(config.type_name()) +
-                                       ", not a JSON object",
+    ThrowAcl(ACL_ERROR_PARSE_FILE,
+             "the config file '" + file + "' holds " + std::string(config.type_name()) + ", not a JSON object",
              "Write an object such as {\"dump\": {...}}");
   }
   return config;
@@ -95,7 +95,8 @@ void ApplyInitConfig(const char *path) {
     for (const auto &[key, value] : config.items()) {
       auto it = sections.find(key);
       if (it == sections.end()) {
-        LogWarning("aclInit: '" + file + "': \"" + key + "\" is not acted on by OpenATC (it reads " + known + "): ignored");
+        LogWarning("aclInit: '" + file + "': \"" + key + "\" is not acted on by OpenATC (it reads " + known +
+                   "): ignored");
         continue;
       }
       it->second.apply(value, file);

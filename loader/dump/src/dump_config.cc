@@ -26,7 +26,8 @@ constexpr size_t kMaxStepGroups = 100;
 std::string Str(const json &section, const char *key, const std::string &file, const std::string &fallback) {
   auto it = section.find(key);
   if (it == section.end()) return fallback;
-  if (!it->is_string()) Bad(file, "\"" + std::string(key) + "\" must be a string, not " + it->dump(), "Quote the value");
+  if (!it->is_string())
+    Bad(file, "\"" + std::string(key) + "\" must be a string, not " + it->dump(), "Quote the value");
   return it->get<std::string>();
 }
 
@@ -69,8 +70,9 @@ std::string CheckPath(const json &section, const std::string &file) {
   const std::string p = Str(section, "dump_path", file, "");
   if (p.empty()) Bad(file, "\"dump_path\" is empty", "Name the existing folder the dumps go to");
   if (p.size() > kMaxPathChars)
-    Bad(file, "\"dump_path\" has " + std::to_string(p.size()) + " characters, more than GE's " +
-                  std::to_string(kMaxPathChars),
+    Bad(file,
+        "\"dump_path\" has " + std::to_string(p.size()) + " characters, more than GE's " +
+            std::to_string(kMaxPathChars),
         "Use a shorter path");
   if (RemotePath(p))
     Bad(file, "\"dump_path\" '" + p + "' names a remote host (ip:path), which the host runtime cannot send to",
@@ -87,7 +89,8 @@ std::string CheckPath(const json &section, const std::string &file) {
 void ParseList(const json &section, const std::string &file, DumpConfig &c) {
   auto it = section.find("dump_list");
   if (it == section.end()) return;
-  if (!it->is_array()) Bad(file, "\"dump_list\" must be an array, not " + it->dump(), "Write \"dump_list\": [{\"model_name\": \"...\"}]");
+  if (!it->is_array())
+    Bad(file, "\"dump_list\" must be an array, not " + it->dump(), "Write \"dump_list\": [{\"model_name\": \"...\"}]");
   for (size_t i = 0; i < it->size(); ++i) {
     const json &e = (*it)[i];
     const std::string where = "dump_list[" + std::to_string(i) + "]";
@@ -96,27 +99,35 @@ void ParseList(const json &section, const std::string &file, DumpConfig &c) {
     bool skip = false;
     for (const auto &[key, value] : e.items()) {
       if (key == "model_name") {
-        if (!value.is_string()) Bad(file, where + ".model_name must be a string, not " + value.dump(), "Quote the name");
+        if (!value.is_string())
+          Bad(file, where + ".model_name must be a string, not " + value.dump(), "Quote the name");
         m.model_name = value.get<std::string>();
       } else if (key == "layer") {
-        if (!value.is_array()) Bad(file, where + ".layer must be an array of op names, not " + value.dump(), "Write \"layer\": [\"op1\", ...]");
+        if (!value.is_array())
+          Bad(file, where + ".layer must be an array of op names, not " + value.dump(),
+              "Write \"layer\": [\"op1\", ...]");
         for (const auto &l : value) {
-          if (!l.is_string()) Bad(file, where + ".layer holds " + l.dump() + ", not an op name", "List op names as strings");
+          if (!l.is_string())
+            Bad(file, where + ".layer holds " + l.dump() + ", not an op name", "List op names as strings");
           m.layers.push_back(l.get<std::string>());
         }
         if (m.layers.empty()) {
-          c.warnings.push_back("'" + file + "': \"dump\": " + where + ".layer is empty: the entry is skipped, as GE skips it");
+          c.warnings.push_back("'" + file + "': \"dump\": " + where +
+                               ".layer is empty: the entry is skipped, as GE skips it");
           skip = true;
         }
-      } else if (key == "optype_blacklist" || key == "opname_blacklist" || key == "opname_range" || key == "watcher_nodes") {
+      } else if (key == "optype_blacklist" || key == "opname_blacklist" || key == "opname_range" ||
+                 key == "watcher_nodes") {
         c.warnings.push_back("'" + file + "': \"dump\": " + where + "." + key +
                              " is not acted on by OpenATC: every op the entry selects is dumped");
       } else {
-        c.warnings.push_back("'" + file + "': \"dump\": " + where + "." + key + " is not a dump_list key GE knows: ignored");
+        c.warnings.push_back("'" + file + "': \"dump\": " + where + "." + key +
+                             " is not a dump_list key GE knows: ignored");
       }
     }
     if (m.model_name.empty()) {
-      c.warnings.push_back("'" + file + "': \"dump\": " + where + " has no model_name: the entry is skipped, as GE skips it");
+      c.warnings.push_back("'" + file + "': \"dump\": " + where +
+                           " has no model_name: the entry is skipped, as GE skips it");
       continue;
     }
     if (!skip) c.models.push_back(std::move(m));
@@ -134,7 +145,8 @@ std::vector<std::pair<uint64_t, uint64_t>> ParseDumpStep(const std::string &text
     const std::string g = text.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
     const size_t dash = g.find('-');
     const std::string a = g.substr(0, dash), b = dash == std::string::npos ? a : g.substr(dash + 1);
-    if (!Digits(a) || !Digits(b)) Bad(file, "\"dump_step\" '" + text + "': '" + g + "' is not a step or a range a-b", hint);
+    if (!Digits(a) || !Digits(b))
+      Bad(file, "\"dump_step\" '" + text + "': '" + g + "' is not a step or a range a-b", hint);
     const uint64_t lo = std::stoull(a), hi = std::stoull(b);
     if (lo > hi) Bad(file, "\"dump_step\" '" + text + "': the range '" + g + "' ends before it starts", hint);
     out.emplace_back(lo, hi);
@@ -159,9 +171,10 @@ const DumpModelEntry *DumpConfig::Find(const std::string &model_name) const {
 }
 
 DumpConfig ParseDumpConfig(const json &section, const std::string &file) {
-  if (!section.is_object()) Bad(file, "the section must be an object, not " + section.dump(), "Write \"dump\": {\"dump_path\": ...}");
-  static const std::set<std::string> kKeys = {"dump_path", "dump_list", "dump_mode", "dump_op_switch", "dump_data",
-                                              "dump_stats", "dump_level", "dump_step", "dump_debug", "dump_scene"};
+  if (!section.is_object())
+    Bad(file, "the section must be an object, not " + section.dump(), "Write \"dump\": {\"dump_path\": ...}");
+  static const std::set<std::string> kKeys = {"dump_path",  "dump_list",  "dump_mode", "dump_op_switch", "dump_data",
+                                              "dump_stats", "dump_level", "dump_step", "dump_debug",     "dump_scene"};
   DumpConfig c;
   auto warn = [&](const std::string &s) { c.warnings.push_back("'" + file + "': \"dump\": " + s); };
   for (const auto &[key, value] : section.items())
@@ -174,20 +187,30 @@ DumpConfig ParseDumpConfig(const json &section, const std::string &file) {
   if (op_switch) warn("\"dump_op_switch\" on is not acted on by OpenATC: single-op (aclop) executions are not dumped");
   c.stats = OneOf(section, "dump_data", file, "tensor", {"tensor", "stats"}) == "stats";
   if (auto it = section.find("dump_stats"); it != section.end()) {
-    if (!c.stats) Bad(file, "\"dump_stats\" is given but \"dump_data\" is not \"stats\"", "Set \"dump_data\": \"stats\" or drop \"dump_stats\"");
-    if (!it->is_array()) Bad(file, "\"dump_stats\" must be an array, not " + it->dump(), "List the statistics as strings");
-    warn("\"dump_stats\" is not acted on by OpenATC: every statistic (count, max, min, mean, NaN and inf counts) is written");
+    if (!c.stats)
+      Bad(file, "\"dump_stats\" is given but \"dump_data\" is not \"stats\"",
+          "Set \"dump_data\": \"stats\" or drop \"dump_stats\"");
+    if (!it->is_array())
+      Bad(file, "\"dump_stats\" must be an array, not " + it->dump(), "List the statistics as strings");
+    warn(
+        "\"dump_stats\" is not acted on by OpenATC: every statistic (count, max, min, mean, NaN and inf counts) is "
+        "written");
   }
   if (OneOf(section, "dump_level", file, "all", {"op", "kernel", "all"}) == "kernel")
-    warn("\"dump_level\" kernel is not acted on by OpenATC: the host runs ops, not device tasks, so op dumps are written");
+    warn(
+        "\"dump_level\" kernel is not acted on by OpenATC: the host runs ops, not device tasks, so op dumps are "
+        "written");
   if (section.contains("dump_step")) c.steps = ParseDumpStep(Str(section, "dump_step", file, ""), file);
   const bool debug = OneOf(section, "dump_debug", file, "off", {"on", "off"}) == "on";
   if (debug && !c.models.empty())
-    Bad(file, "\"dump_debug\" on (overflow dump) is given with a model dump_list", "GE takes one or the other: drop one");
-  if (debug) warn("\"dump_debug\" on is not acted on by OpenATC: the host has no overflow detection, nothing is written for it");
+    Bad(file, "\"dump_debug\" on (overflow dump) is given with a model dump_list",
+        "GE takes one or the other: drop one");
+  if (debug)
+    warn("\"dump_debug\" on is not acted on by OpenATC: the host has no overflow detection, nothing is written for it");
   const bool scene = section.contains("dump_scene");
   if (scene) {
-    OneOf(section, "dump_scene", file, "", {"lite_exception", "aic_err_brief_dump", "aic_err_norm_dump", "aic_err_detail_dump"});
+    OneOf(section, "dump_scene", file, "",
+          {"lite_exception", "aic_err_brief_dump", "aic_err_norm_dump", "aic_err_detail_dump"});
     warn("\"dump_scene\" is not acted on by OpenATC: the host writes no exception dumps");
   }
   if (c.models.empty() && !op_switch && !debug && !scene)

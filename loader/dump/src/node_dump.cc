@@ -18,9 +18,9 @@ namespace openatc::dump {
 namespace fs = std::filesystem;
 namespace {
 
-[[noreturn]] void DumpError(const std::string &dir, const std::string &why) {
-  throw Error(ErrorCategory::kIo, "OA2304", "cannot write the dump folder '" + dir + "': " + why,
-              "Dump into a folder that is absent, empty or an earlier omrun dump, in a place this process can write");
+[[noreturn]] void DumpError(const NodeDumpOptions &o, const std::string &dir, const std::string &why) {
+  throw Error(ErrorCategory::kIo, "OA2304", "cannot write the " + o.folder_label + " '" + dir + "': " + why,
+              o.folder_hint);
 }
 
 bool IsEarlierDump(const fs::path &dir) {
@@ -34,8 +34,8 @@ bool IsEarlierDump(const fs::path &dir) {
 std::string SafeName(const std::string &name) {
   std::string s = name.empty() ? std::string("node") : name;
   for (char &c : s) {
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
-                    c == '_' || c == '-';
+    const bool ok =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
     if (!ok) c = '_';
   }
   if (s[0] == '.') s[0] = '_';
@@ -66,7 +66,6 @@ void Unblock(HostTensor &t) {
   t.data.swap(plain);
 }
 
-
 }  // namespace
 
 // The node that produced the k-th connected input of `n` (inputs views leave unconnected ones out).
@@ -88,16 +87,17 @@ NodeDump::NodeDump(const om::Model &model, const std::string &model_path, std::s
   std::error_code ec;
   const fs::path target(dir_);
   if (fs::exists(target, ec)) {
-    if (!fs::is_directory(target, ec)) DumpError(dir_, "it exists and is not a folder");
+    if (!fs::is_directory(target, ec)) DumpError(options_, dir_, "it exists and is not a folder");
     if (!fs::is_empty(target, ec) && !IsEarlierDump(target))
-      DumpError(dir_, "it holds files that are not an omrun dump (no index.json of format " + std::string(kDumpFormat) +
-                          ")");
+      DumpError(options_, dir_,
+                "it holds files that are not an omrun dump (no index.json of format " + std::string(kDumpFormat) + ")");
   }
   fs::path parent = target.parent_path();
   if (parent.empty()) parent = ".";
   staging_ = (parent / ("." + target.filename().string() + ".partial." + std::to_string(::getpid()))).string();
   fs::remove_all(staging_, ec);
-  if (!fs::create_directories(staging_, ec) || ec) DumpError(dir_, "cannot create '" + staging_ + "': " + ec.message());
+  if (!fs::create_directories(staging_, ec) || ec)
+    DumpError(options_, dir_, "cannot create '" + staging_ + "': " + ec.message());
 }
 
 NodeDump::~NodeDump() {
@@ -128,8 +128,8 @@ nlohmann::json NodeDump::Tensors(size_t index, const std::vector<runtime::Tensor
   nlohmann::json list = nlohmann::json::array();
   for (size_t k = 0; k < views.size(); ++k) {
     const runtime::TensorView &v = views[k];
-    nlohmann::json o = {{"index", k}, {"dtype", DataTypeShortName(v.dtype)}, {"shape", v.shape},
-                        {"format", FormatName(v.format)}};
+    nlohmann::json o = {
+        {"index", k}, {"dtype", DataTypeShortName(v.dtype)}, {"shape", v.shape}, {"format", FormatName(v.format)}};
     if (v.data == nullptr) {
       o["file"] = nullptr;  // nothing read it, so the op did not write it
       list.push_back(std::move(o));
@@ -150,8 +150,10 @@ nlohmann::json NodeDump::Tensors(size_t index, const std::vector<runtime::Tensor
     const std::string base = FileFor(index, (*slot ? std::string(slot) + "." : std::string()) + std::to_string(k));
     const bool npy = !NumpyDescr(v.dtype).empty() || v.dtype == ge::DT_BF16;
     const std::string file = base + (npy ? ".npy" : ".bin");
-    if (npy) tensor_io::WriteNpy(staging_ + "/" + file, t);
-    else tensor_io::WriteBin(staging_ + "/" + file, t);
+    if (npy)
+      tensor_io::WriteNpy(staging_ + "/" + file, t);
+    else
+      tensor_io::WriteBin(staging_ + "/" + file, t);
     o["file"] = file;
     list.push_back(std::move(o));
   }
@@ -185,22 +187,22 @@ void NodeDump::Finished(size_t index, const std::vector<runtime::TensorView> &in
 void NodeDump::Commit() {
   if (done_) return;
   done_ = true;
-  if (!error_.empty()) DumpError(dir_, error_);
+  if (!error_.empty()) DumpError(options_, dir_, error_);
   nlohmann::json index = {{"format", kDumpFormat}, {"model", model_path_}, {"run", options_.run}};
   if (options_.stats) index["data"] = "stats";
   index["nodes"] = nodes_;
   const std::string text = index.dump(1) + "\n";
   if (const auto failure = WriteFileAtomic(staging_ + "/index.json", text.data(), text.size()))
-    DumpError(dir_, std::string("index.json: ") + std::strerror(failure->err));
+    DumpError(options_, dir_, std::string("index.json: ") + std::strerror(failure->err));
   std::error_code ec;
   const fs::path target(dir_);
   const std::string old = staging_ + ".old";
   if (fs::exists(target, ec)) {
     fs::rename(target, old, ec);
-    if (ec) DumpError(dir_, "cannot move the earlier dump aside: " + ec.message());
+    if (ec) DumpError(options_, dir_, "cannot move the earlier dump aside: " + ec.message());
   }
   fs::rename(staging_, target, ec);
-  if (ec) DumpError(dir_, "cannot put the dump in place: " + ec.message());
+  if (ec) DumpError(options_, dir_, "cannot put the dump in place: " + ec.message());
   staging_.clear();
   fs::remove_all(old, ec);
 }

@@ -21,10 +21,10 @@ namespace {
 
 struct State {
   std::mutex mutex;
-  std::shared_ptr<DumpSession> from_init;             ///< aclInit's config, or null
-  bool mdl_initialized = false;                       ///< between aclmdlInitDump and FinalizeDump
-  std::shared_ptr<DumpSession> current;               ///< the last aclmdlSetDump's config
-  std::vector<std::shared_ptr<DumpSession>> sessions; ///< every SetDump since InitDump
+  std::shared_ptr<DumpSession> from_init;              ///< aclInit's config, or null
+  bool mdl_initialized = false;                        ///< between aclmdlInitDump and FinalizeDump
+  std::shared_ptr<DumpSession> current;                ///< the last aclmdlSetDump's config
+  std::vector<std::shared_ptr<DumpSession>> sessions;  ///< every SetDump since InitDump
 };
 
 State &TheState() {
@@ -125,7 +125,8 @@ void SetDump(const char *path) {
     if (!st.mdl_initialized)
       ThrowAcl(ACL_ERROR_DUMP_NOT_RUN, "aclmdlSetDump without aclmdlInitDump", "Call aclmdlInitDump first");
   }
-  if (path == nullptr) ThrowAcl(ACL_ERROR_INVALID_PARAM, "dumpCfgPath is a null pointer", "Pass the config file's path");
+  if (path == nullptr)
+    ThrowAcl(ACL_ERROR_INVALID_PARAM, "dumpCfgPath is a null pointer", "Pass the config file's path");
   const nlohmann::json config = rt::ReadConfigFile(path);
   if (!config.is_object() || !config.contains("dump"))
     ThrowAcl(ACL_ERROR_INVALID_DUMP_CONFIG, "the config file '" + std::string(path) + "' has no \"dump\" section",
@@ -133,7 +134,8 @@ void SetDump(const char *path) {
   auto s = MakeSession(config.at("dump"), path, "aclmdlSetDump");
   std::lock_guard<std::mutex> lock(st.mutex);
   if (!st.mdl_initialized)  // finalized while the file was read
-    ThrowAcl(ACL_ERROR_DUMP_NOT_RUN, "aclmdlFinalizeDump ended the dump while aclmdlSetDump ran", "Call aclmdlInitDump first");
+    ThrowAcl(ACL_ERROR_DUMP_NOT_RUN, "aclmdlFinalizeDump ended the dump while aclmdlSetDump ran",
+             "Call aclmdlInitDump first");
   st.current = s;
   st.sessions.push_back(std::move(s));
 }

@@ -44,6 +44,8 @@ StepDump::StepDump(ModelEntry &entry) : entry_(entry) {
   o.layers.insert(b->entry->layers.begin(), b->entry->layers.end());
   o.stats = s.config.stats;
   o.run = "step " + std::to_string(step);
+  o.folder_label = "dump step folder";
+  o.folder_hint = "Check that dump_path ('" + s.config.path + "') can be written";
   try {
     dump_ = std::make_unique<dump::NodeDump>(entry.model->model(), entry.label, dir.string(), std::move(o));
   } catch (const openatc::Error &e) {

@@ -42,6 +42,9 @@ struct NodeDumpOptions {
   bool stats = false;
   /// index.json's "run": which run of the model this is ("first", or "step <n>").
   std::string run = "first";
+  /// How OA2304 (the folder cannot be written) names the folder, and what it advises.
+  std::string folder_label = "--dump folder";
+  std::string folder_hint = "Pass a folder that is absent, empty or an earlier omrun dump, in a place omrun can write";
 };
 
 class NodeDump : public runtime::NodeObserver {
