@@ -249,6 +249,19 @@ TEST_CASE("dump: a model the dump_list does not name writes nothing", "[dump]") 
   CHECK(Empty(s.dump));
 }
 
+TEST_CASE("dump: a step folder that cannot be written fails the execute with ACL_ERROR_WRITE_FILE", "[dump]") {
+  Scratch s;
+  Acl acl(s.DumpConfig("\"dump_list\": [{\"model_name\": \"single_add\"}]").c_str());
+  REQUIRE(acl.rc == ACL_SUCCESS);
+  Model m(SingleAddOm());
+  fs::remove(s.dump);
+  WriteBytes(s.dump, "a file where dump_path was");
+  FloatDataset in({Iota16(0.0f)});
+  FloatDataset out({std::vector<float>(16, 0.0f)});
+  CHECK(aclmdlExecute(m.id, in.get(), out.get()) == ACL_ERROR_WRITE_FILE);
+  CHECK(RecentErrorContains("cannot write the dump step folder"));
+}
+
 // single_add.json's graph is "GraphBuildGraph1" (examples/compilable_add_custom/single_add.json).
 TEST_CASE("dump: a model loaded from memory is named by its graph name", "[dump]") {
   std::ifstream f(SingleAddOm(), std::ios::binary);
