@@ -66,6 +66,16 @@ ACL_FUNC_VISIBILITY aclError aclmdlExecute(uint32_t modelId, const aclmdlDataset
 ACL_FUNC_VISIBILITY aclError aclmdlExecuteAsync(uint32_t modelId, const aclmdlDataset *input,
                                                 aclmdlDataset *output, aclrtStream stream);
 
+/* Dump (docs/acl.md §8): aclmdlInitDump -> aclmdlSetDump(config file with a "dump" section)
+ * -> load -> execute -> aclmdlFinalizeDump, repeatable; not with a "dump" section in aclInit's
+ * file (ACL_ERROR_DUMP_ALREADY_RUN). */
+/** Starts a dump session (after aclInit). */
+ACL_FUNC_VISIBILITY aclError aclmdlInitDump();
+/** Sets the dump config for models loaded afterwards (last call wins). */
+ACL_FUNC_VISIBILITY aclError aclmdlSetDump(const char *dumpCfgPath);
+/** Ends the session: no later execution is dumped. */
+ACL_FUNC_VISIBILITY aclError aclmdlFinalizeDump();
+
 #ifdef __cplusplus
 }
 #endif

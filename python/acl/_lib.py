@@ -133,6 +133,9 @@ _PROTOTYPES = {
     "aclmdlGetDatasetBuffer": (c_void_p, [c_void_p, c_size_t]),
     "aclmdlExecute": (c_int, [c_uint32, c_void_p, c_void_p]),
     "aclmdlExecuteAsync": (c_int, [c_uint32, c_void_p, c_void_p, c_void_p]),
+    "aclmdlInitDump": (c_int, []),
+    "aclmdlSetDump": (c_int, [c_char_p]),
+    "aclmdlFinalizeDump": (c_int, []),
 }
 
 

@@ -135,3 +135,18 @@ def execute_async(model_id, input_dataset, output_dataset, stream):
     return FN["aclmdlExecuteAsync"](model_id, addr(input_dataset), addr(output_dataset), addr(stream))
 
 
+
+
+def init_dump():
+    """aclmdlInitDump (docs/acl.md §8)."""
+    return FN["aclmdlInitDump"]()
+
+
+def set_dump(dump_cfg_path):
+    """aclmdlSetDump: the config file with a "dump" section, for models loaded afterwards."""
+    return FN["aclmdlSetDump"](str(dump_cfg_path).encode())
+
+
+def finalize_dump():
+    """aclmdlFinalizeDump."""
+    return FN["aclmdlFinalizeDump"]()

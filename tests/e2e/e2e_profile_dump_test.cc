@@ -1,4 +1,4 @@
-// omrun --profile and --dump (loader/omrun/src/profile_trace.h, node_dump.h) on an ONNX model
+// omrun --profile and --dump (loader/omrun/src/profile_trace.h, loader/dump/include/openatc/dump/node_dump.h) on an ONNX model
 // written here: x -> Conv(1x1, w=2) -> BatchNormalization(B=0.5, eps=0) -> Relu -> Add(1) -> y.
 // atc folds the BatchNormalization into the Conv (the post-op fusion of the Relu is switched off
 // here, so that three op nodes run); every value is exact:

@@ -42,8 +42,10 @@ RULES = {
     'device/rtc': ['include', 'common', 'device/rt'],
     # The runtime takes and returns openatc::HostTensor (common); it never sees omrun's files.
     'loader/runtime': BELOW_SDK + ['sdk', 'device'],
-    'loader/mdl': BELOW_SDK + ['sdk', 'device', 'loader/runtime'],
-    'loader/acl': BELOW_SDK + ['sdk', 'device', 'loader/runtime', 'loader/mdl'],
+    # The omrun dump layout and the ACL config's "dump" section: used by omrun and by aclmdl*.
+    'loader/dump': BELOW_SDK + ['sdk', 'device', 'loader/runtime', 'loader/tensor_io'],
+    'loader/mdl': BELOW_SDK + ['sdk', 'device', 'loader/runtime', 'loader/dump'],
+    'loader/acl': BELOW_SDK + ['sdk', 'device', 'loader/runtime', 'loader/mdl', 'loader/dump'],
     'loader/tensor_io': ['include', 'common'],
     'loader/omrun_cli': ['include', 'common'],
     'loader': BELOW_SDK + ['sdk', 'device', 'loader'],

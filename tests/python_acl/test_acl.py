@@ -247,6 +247,36 @@ class AclTest(unittest.TestCase):
             self.assertEqual(acl.rt.free(p), 0)
         self.assertEqual(acl.mdl.unload(model_id), 0)
 
+    def test_dump_session_writes_the_omrun_layout(self):
+        """acl.mdl.init_dump/set_dump/finalize_dump (docs/acl.md §8): one step of axpy dumped."""
+        import numpy as np
+        dump = os.path.join(self.tmp, "dump")
+        os.makedirs(dump)
+        cfg = os.path.join(self.tmp, "dump.json")
+        with open(cfg, "w") as f:
+            f.write('{"dump": {"dump_path": "%s", "dump_mode": "all", "dump_list": [{"model_name": "axpy"}]}}' % dump)
+        self.assertEqual(acl.mdl.set_dump(cfg), 100045)  # ACL_ERROR_DUMP_NOT_RUN: no init_dump yet
+        self.assertEqual(acl.mdl.init_dump(), 0)
+        self.assertEqual(acl.mdl.set_dump(cfg), 0)
+        model_id, ret = acl.mdl.load_from_file(self.om)
+        self.assertEqual(ret, 0)
+        desc = acl.mdl.create_desc()
+        self.assertEqual(acl.mdl.get_desc(desc, model_id), 0)
+        prepared = self.prepare_round(desc, [float(i) for i in range(8)], [1.0] * 8)
+        self.assertEqual(self.execute_round(model_id, prepared), [1.0, 3.5, 6.0, 8.5, 11.0, 13.5, 16.0, 18.5])
+        self.release_round(prepared)
+        self.assertEqual(acl.mdl.destroy_desc(desc), 0)
+        self.assertEqual(acl.mdl.unload(model_id), 0)
+        self.assertEqual(acl.mdl.finalize_dump(), 0)
+        (stamp,) = os.listdir(dump)
+        step = os.path.join(dump, stamp, "0", "axpy", str(model_id), "0")
+        self.assertEqual(sorted(os.listdir(step)),
+                         ["axpy.0.npy", "axpy.input.0.npy", "axpy.input.1.npy", "index.json"])
+        self.assertEqual(np.load(os.path.join(step, "axpy.input.0.npy")).tolist(),
+                         [[0.0, 1.0, 2.0, 3.0], [4.0, 5.0, 6.0, 7.0]])
+        self.assertEqual(np.load(os.path.join(step, "axpy.0.npy")).tolist(),
+                         [[1.0, 3.5, 6.0, 8.5], [11.0, 13.5, 16.0, 18.5]])  # 2.5 * x1 + 1 by hand
+
     def test_util_numpy_round_trip(self):
         import numpy as np
 

@@ -8,6 +8,8 @@
 #include "openatc/common/error.h"
 #include "openatc/common/target.h"
 #include "openatc/rt/error_state.h"
+#include "init_config.h"
+#include "openatc/rt/init_config.h"
 #include "openatc/rt/runtime.h"
 #include "thread_pool.h"
 
@@ -15,8 +17,7 @@ namespace openatc {
 namespace rt {
 namespace {
 
-std::mutex g_init_mutex;
-bool g_initialized = false;
+std::mutex g_init_mutex;  // serialises aclInit/aclFinalize; the flag itself is init_config.cc's
 
 void CheckDevice(int64_t device_id) {
   if (device_id != 0) {
@@ -56,25 +57,27 @@ using openatc::rt::ThrowAcl;
 
 extern "C" {
 
+// configPath: GE's acl.json (openatc/rt/init_config.h); nullptr or "" = none.
 ACL_FUNC_VISIBILITY aclError aclInit(const char *configPath) {
-  (void)configPath;
-  return Guard("aclInit", [] {
+  return Guard("aclInit", [&] {
     std::lock_guard<std::mutex> lock(openatc::rt::g_init_mutex);
-    if (openatc::rt::g_initialized) {
+    if (openatc::rt::AclInitialized()) {
       ThrowAcl(ACL_ERROR_REPEAT_INITIALIZE, "ACL is already initialized in this process",
                "Call aclInit once (or aclFinalize before calling it again)");
     }
-    openatc::rt::g_initialized = true;
+    if (configPath != nullptr && *configPath != '\0') openatc::rt::ApplyInitConfig(configPath);
+    openatc::rt::SetAclInitialized(true);
   });
 }
 
 ACL_FUNC_VISIBILITY aclError aclFinalize(void) {
   return Guard("aclFinalize", [] {
     std::lock_guard<std::mutex> lock(openatc::rt::g_init_mutex);
-    if (!openatc::rt::g_initialized) {
+    if (!openatc::rt::AclInitialized()) {
       ThrowAcl(ACL_ERROR_REPEAT_FINALIZE, "ACL is not initialized (aclFinalize without a matching aclInit)");
     }
-    openatc::rt::g_initialized = false;
+    openatc::rt::ClearInitConfig();
+    openatc::rt::SetAclInitialized(false);
   });
 }
 

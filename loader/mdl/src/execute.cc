@@ -5,7 +5,8 @@
 //     (ACL_ERROR_MODEL_INPUT_NOT_MATCH 100017); inputs must have static shapes;
 //   - output count, and every output buffer at least aclmdlGetOutputSizeByIndex bytes for a
 //     static output (ACL_ERROR_MODEL_OUTPUT_NOT_MATCH 100018); a dynamic output must fit too.
-// The async form runs on the calling thread and completes before it returns: streams are in
+// With a dump config listing the model (dump_state.h), each step it selects is dumped
+// (step_dump.h). The async form runs on the calling thread and completes before it returns: streams are in
 // order, so the work is done by the time any later call on `stream` is made.
 #include <cstring>
 
@@ -16,6 +17,7 @@
 #include "openatc/common/dtype.h"
 #include "openatc/rt/acl_internal.h"
 #include "openatc/rt/error_state.h"
+#include "step_dump.h"
 
 using openatc::rt::Guard;
 using openatc::rt::ThrowAcl;
@@ -121,22 +123,26 @@ void Execute(uint32_t model_id, const aclmdlDataset *input, aclmdlDataset *outpu
     for (size_t i = 0; i < out.buffers.size(); ++i)
       outs.push_back({aclGetDataBufferAddr(out.buffers[i]), entry->model->outputs()[i].bytes});
     std::lock_guard<std::mutex> lock(entry->run_mutex);
+    StepDump dump(*entry);
     try {
       entry->model->RunWithBuffers(ins, outs);
     } catch (const openatc::Error &e) {
       ThrowRunFailure(e);
     }
+    dump.Commit();
     return;
   }
   std::vector<HostTensor> inputs = GatherInputs(*entry, in);
   std::vector<HostTensor> results;
   {
     std::lock_guard<std::mutex> lock(entry->run_mutex);
+    StepDump dump(*entry);
     try {
       results = entry->model->Run(inputs);
     } catch (const openatc::Error &e) {
       ThrowRunFailure(e);
     }
+    dump.Commit();
   }
   Scatter(*entry, results, out);
 }

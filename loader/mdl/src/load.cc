@@ -12,10 +12,12 @@
 // target and every path searched.
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <vector>
 
 #include "acl/acl_mdl.h"
+#include "dump_state.h"
 #include "load.h"
 #include "mdl_error.h"
 #include "model_registry.h"
@@ -42,8 +44,16 @@ std::unique_ptr<runtime::LoadedModel> LoadModel(om::Model model, const std::stri
   }
 }
 
-uint32_t Register(std::unique_ptr<runtime::LoadedModel> model, const std::string &label) {
-  return ModelRegistry::Instance().Add(std::move(model), label);
+// `model_name` is what a dump config's dump_list names it by (dump_state.h).
+uint32_t Register(std::unique_ptr<runtime::LoadedModel> model, const std::string &label, const std::string &model_name) {
+  return ModelRegistry::Instance().Add(std::move(model), label, BindDump(model_name));
+}
+
+// GE's dump model name of a file: its name without the folder and without ".om".
+std::string FileModelName(const std::string &path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  if (name.size() > 3 && name.compare(name.size() - 3, 3, ".om") == 0) name.resize(name.size() - 3);
+  return name;
 }
 
 }  // namespace
@@ -58,7 +68,7 @@ uint32_t LoadOmFile(const char *modelPath, const om::ReadOptions &options) {
     ThrowLoadFailure(e);
   }
   auto model = LoadModel(std::move(m), modelPath);
-  return Register(std::move(model), modelPath);
+  return Register(std::move(model), modelPath, FileModelName(modelPath));
 }
 
 uint32_t LoadOmBytes(const void *model, size_t modelSize, const om::ReadOptions &options) {
@@ -73,8 +83,9 @@ uint32_t LoadOmBytes(const void *model, size_t modelSize, const om::ReadOptions 
     e.WithFile(kMemoryLabel);
     ThrowLoadFailure(e);
   }
+  const std::string graph_name = m.graph.name;  // GE's dump model name of a model from memory
   auto loaded = LoadModel(std::move(m), kMemoryLabel);
-  return Register(std::move(loaded), kMemoryLabel);
+  return Register(std::move(loaded), kMemoryLabel, graph_name);
 }
 
 }  // namespace mdl

@@ -19,10 +19,12 @@ ModelRegistry &ModelRegistry::Instance() {
   return *registry;
 }
 
-uint32_t ModelRegistry::Add(std::unique_ptr<runtime::LoadedModel> model, const std::string &label) {
+uint32_t ModelRegistry::Add(std::unique_ptr<runtime::LoadedModel> model, const std::string &label,
+                           std::unique_ptr<ModelDump> dump) {
   auto entry = std::make_shared<ModelEntry>();
   entry->label = label;
   entry->model = std::move(model);
+  entry->dump = std::move(dump);
   std::lock_guard<std::mutex> lock(mutex_);
   while (next_id_ == 0 || models_.count(next_id_) != 0) ++next_id_;
   entry->id = next_id_++;

@@ -14,6 +14,7 @@
 #include <mutex>
 #include <string>
 
+#include "dump_state.h"
 #include "openatc/runtime/model.h"
 
 namespace openatc {
@@ -24,6 +25,7 @@ struct ModelEntry {
   std::string label;                              ///< file path, or "<memory model>"
   std::unique_ptr<runtime::LoadedModel> model;    ///< never null
   std::mutex run_mutex;                           ///< held for one whole aclmdlExecute
+  std::unique_ptr<ModelDump> dump;                ///< the dump config listing it at load, or null
 };
 
 class ModelRegistry {
@@ -32,8 +34,10 @@ class ModelRegistry {
    *  down after their deliverables' libraries). */
   static ModelRegistry &Instance();
 
-  /** Registers a loaded model; returns its id (>= 1, not reused while the process lives). */
-  uint32_t Add(std::unique_ptr<runtime::LoadedModel> model, const std::string &label);
+  /** Registers a loaded model; returns its id (>= 1, not reused while the process lives).
+   *  `dump`: its binding to the dump config in force (dump_state.h), or null. */
+  uint32_t Add(std::unique_ptr<runtime::LoadedModel> model, const std::string &label,
+               std::unique_ptr<ModelDump> dump = nullptr);
   /** The model for `id`. Unknown or unloaded id -> ACL_ERROR_INVALID_MODEL_ID naming `api`. */
   std::shared_ptr<ModelEntry> Find(uint32_t id) const;
   /** Unloads `id` (ACL_ERROR_INVALID_MODEL_ID when unknown). */

@@ -10,8 +10,8 @@
 #include <iostream>
 
 #include "dump_compare.h"
-#include "node_dump.h"
 #include "openatc/common/error.h"
+#include "openatc/dump/node_dump.h"
 
 namespace openatc::omrun {
 
@@ -50,7 +50,7 @@ bool CompareWithOther(const Options &o, runtime::LoadedModel &mine, const std::v
                   "Compare two builds of the same model");
     }
     other_dump = scratch.path() + "/other";
-    NodeDump dump(other->model(), o.compare, other_dump);
+    dump::NodeDump dump(other->model(), o.compare, other_dump);
     other->set_node_observer(&dump);
     other->Run(inputs);
     other->set_node_observer(nullptr);

@@ -21,13 +21,13 @@
 #include "openatc/common/cann_lookup.h"
 #include "openatc/common/log.h"
 #include "openatc/common/target.h"
+#include "openatc/dump/node_dump.h"
 #include "openatc/ir/framework_ops.h"
 #include "openatc/omrun/options.h"
 #include "openatc/rt/runtime.h"
 #include "openatc/runtime/model.h"
 #include "openatc/tensor_io/tensor_io.h"
 #include "compare_run.h"
-#include "node_dump.h"
 #include "profile_trace.h"
 
 namespace openatc::omrun {
@@ -233,7 +233,7 @@ class Runner {
  public:
   Runner(const Options &o, runtime::LoadedModel &m, const std::string &dump_dir) : model_(m) {
     if (!o.profile.empty()) trace_ = std::make_unique<ProfileTrace>(m.model());
-    if (!dump_dir.empty()) dump_ = std::make_unique<NodeDump>(m.model(), o.model, dump_dir);
+    if (!dump_dir.empty()) dump_ = std::make_unique<dump::NodeDump>(m.model(), o.model, dump_dir);
     if (trace_) observers_.all.push_back(trace_.get());
     if (dump_) observers_.all.push_back(dump_.get());
     if (!observers_.all.empty()) model_.set_node_observer(&observers_);
@@ -262,7 +262,7 @@ class Runner {
  private:
   runtime::LoadedModel &model_;
   std::unique_ptr<ProfileTrace> trace_;
-  std::unique_ptr<NodeDump> dump_;
+  std::unique_ptr<dump::NodeDump> dump_;
   Observers observers_;
 };
 

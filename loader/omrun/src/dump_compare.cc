@@ -3,18 +3,16 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "node_dump.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
-#include "openatc/tensor_io/float16.h"
+#include "openatc/dump/node_dump.h"
+#include "openatc/dump/tensor_stats.h"
 #include "openatc/tensor_io/tensor_io.h"
 
 namespace openatc::omrun {
@@ -25,51 +23,12 @@ using nlohmann::json;
 json ReadIndex(const std::string &dir) {
   std::ifstream in(dir + "/index.json");
   json j = in ? json::parse(in, nullptr, false) : json();
-  if (!j.is_object() || j.value("format", "") != kDumpFormat || !j.contains("nodes") || !j["nodes"].is_array()) {
+  if (!j.is_object() || j.value("format", "") != dump::kDumpFormat || !j.contains("nodes") || !j["nodes"].is_array()) {
     throw Error(ErrorCategory::kUsage, "OA2305",
-                "'" + dir + "' is not an omrun dump (no index.json of format " + std::string(kDumpFormat) + ")",
+                "'" + dir + "' is not an omrun dump (no index.json of format " + std::string(dump::kDumpFormat) + ")",
                 "Pass an OM to run, or a folder written by omrun --dump");
   }
   return j;
-}
-
-template <typename T>
-void Widen(const tensor_io::HostTensor &t, std::vector<double> &v) {
-  const size_t n = t.data.size() / sizeof(T);
-  v.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    T x;
-    std::memcpy(&x, t.data.data() + i * sizeof(T), sizeof(T));
-    v[i] = static_cast<double>(x);
-  }
-}
-
-// The elements as doubles, for the cosine; nullopt for dtypes without a numeric reading.
-std::optional<std::vector<double>> Doubles(const tensor_io::HostTensor &t) {
-  std::vector<double> v;
-  switch (t.dtype) {
-    case ge::DT_FLOAT: Widen<float>(t, v); break;
-    case ge::DT_DOUBLE: Widen<double>(t, v); break;
-    case ge::DT_INT8: Widen<int8_t>(t, v); break;
-    case ge::DT_UINT8: case ge::DT_BOOL: Widen<uint8_t>(t, v); break;
-    case ge::DT_INT16: Widen<int16_t>(t, v); break;
-    case ge::DT_UINT16: Widen<uint16_t>(t, v); break;
-    case ge::DT_INT32: Widen<int32_t>(t, v); break;
-    case ge::DT_UINT32: Widen<uint32_t>(t, v); break;
-    case ge::DT_INT64: Widen<int64_t>(t, v); break;
-    case ge::DT_UINT64: Widen<uint64_t>(t, v); break;
-    case ge::DT_FLOAT16:
-    case ge::DT_BF16: {
-      Widen<uint16_t>(t, v);
-      for (double &x : v) {
-        const auto bits = static_cast<uint16_t>(x);
-        x = t.dtype == ge::DT_FLOAT16 ? tensor_io::HalfToFloat(bits) : tensor_io::Bf16ToFloat(bits);
-      }
-      break;
-    }
-    default: return std::nullopt;
-  }
-  return v;
 }
 
 // Cosine similarity; 1 for two all-zero tensors, 0 when only one is; NaN when an element is.
@@ -126,7 +85,7 @@ bool CompareOne(const Output &a, const Output &b, const std::string &mine, const
     return false;
   }
   const tensor_io::Comparison c = tensor_io::Compare(ta, tb, atol, rtol);
-  const auto da = Doubles(ta), db = Doubles(tb);
+  const auto da = dump::TensorDoubles(ta), db = dump::TensorDoubles(tb);
   std::string cosine = "n/a";
   if (da && db) {
     std::snprintf(line, sizeof line, "%.8f", Cosine(*da, *db));

@@ -1,5 +1,5 @@
 // omrun --compare OTHER: two runs of one model compared node by node from their --dump folders
-// (node_dump.h). Outputs are matched by the name of the graph node that produced them where that
+// (openatc/dump/node_dump.h). Outputs are matched by the name of the graph node that produced them where that
 // node survives in both builds; for each, in this run's execution order, one line with cosine
 // similarity, max abs and max rel error and PASS/FAIL under --atol/--rtol (the --expected_output
 // rule); then the nodes each build fused away (and into which node), and the first node beyond

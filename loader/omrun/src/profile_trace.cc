@@ -12,7 +12,7 @@
 #include "openatc/common/atomic_file.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
-#include "node_dump.h"
+#include "openatc/dump/node_dump.h"
 
 namespace openatc::omrun {
 namespace {
@@ -81,7 +81,7 @@ void ProfileTrace::Write(const std::string &path) const {
     const ir::Node &n = nodes[e.node];
     json args = {{"op_type", n.type}, {"run", e.run}, {"inputs", e.inputs}, {"outputs", e.outputs},
                  {"deliverable", DeliverableOf(model_, n.type)}};
-    const std::vector<std::string> fused = FusedNodes(n);
+    const std::vector<std::string> fused = dump::FusedNodes(n);
     if (!fused.empty()) args["fused_nodes"] = fused;
     auto layout = n.attrs.find("_openatc_layout");  // atc/compiler/src/passes/layout_plan.cc
     args["layout"] = layout != n.attrs.end() && layout->second.s == "blocked" ? "nChw8c (oneDNN blocked)" : "plain";
