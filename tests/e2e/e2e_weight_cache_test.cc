@@ -212,7 +212,7 @@ TEST_CASE("weight cache: a corrupt entry is warned about, missed and replaced; n
   INFO(r.err);
   CHECK(Contains(r.err, "atc: warning: the op compile cache entry '" + f.folder + "/" + k1 +
                             "' is corrupt (its binary does not match the size and hash its .json records): it is "
-                            "not used; node 'r' (Conv)'s weights is packed again and the entry replaced\n"));
+                            "not used; node 'r' (Conv)'s weights are packed again and the entry replaced\n"));
   CHECK(Contains(r.err, "atc: warning: the op compile cache entry '" + f.folder + "/" + k2 +
                             "' is corrupt (its .bin ends inside copy 0)"));
   const auto lines = CacheLines(r.err);

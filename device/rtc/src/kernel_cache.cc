@@ -62,7 +62,7 @@ CompileResult CompileThroughCache(const CompileRequest &request, const std::stri
   use.format = kKernelCacheFormat;
   use.label = "compile cache";
   use.what = "kernel '" + program_name + "'";
-  use.built = "compiled";
+  use.built = "is compiled";
   use.force = config.mode == Mode::kForce;
   use.max_size_mb = config.max_size_mb;
   use.remain_ratio = config.remain_ratio;

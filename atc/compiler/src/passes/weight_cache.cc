@@ -208,7 +208,7 @@ void WeightCache::Pack(const ir::Graph &graph, ir::Node &node, const char *envir
   use.format = kWeightCacheFormat;
   use.label = "weight cache";
   use.what = what + "'s weights";
-  use.built = "packed";
+  use.built = "are packed";
   use.force = config_.mode == Mode::kForce;
   use.max_size_mb = config_.max_size_mb;
   use.remain_ratio = config_.remain_ratio;

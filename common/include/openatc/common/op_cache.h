@@ -13,6 +13,7 @@
  * "binary_size" and "binary_xxh3_128", checked on every reuse) and F/K.lock (flock'ed while the
  * entry is looked up, built and stored, so two processes never build one key twice). Both files
  * are written to a temp file and renamed, the .json last: a reader sees a whole entry or none.
+ * They are not fsync'ed: an entry a crash left partial fails its check on the next use.
  *
  * Size: after a store, when the folders that share a budget (one <soc_version> of both kinds)
  * hold more than max_size_mb together, entries not used for 30 minutes are deleted, least
@@ -65,7 +66,7 @@ struct Use {
   std::string format;  ///< the entry format; an entry of another format is corrupt
   std::string label;   ///< info lines read "<label> hit|miss|stored <key>", e.g. "compile cache"
   std::string what;    ///< what is built, for warnings: "kernel 'axpy'", "node 'c1' (Conv)'s weights"
-  std::string built;   ///< the past participle of building it: "compiled", "packed"
+  std::string built;   ///< how it is built, said of `what`: "is compiled", "are packed"
   bool force = false;  ///< delete the entry, build, store (--op_compiler_cache_mode=force)
   int64_t max_size_mb = 500;  ///< -1: no aging
   int remain_ratio = 50;      ///< 1..100
