@@ -4,8 +4,9 @@
 // stores one entry per Conv, a warm one hits and writes the same OM bytes as the cold one and as
 // a compile without the cache; a changed weight or attribute misses only for its node; a corrupt
 // entry (bytes changed, or a .bin that is no entry although its hash matches) is warned about,
-// missed and replaced; force rebuilds; disable creates nothing; two atc processes on one folder
-// both succeed with identical OMs; aging counts weight entries with kernel entries.
+// missed and replaced; force rebuilds; disable creates nothing and debug options bypass; two atc
+// processes on one folder both succeed with identical OMs; aging counts weight entries with
+// kernel entries.
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
@@ -229,13 +230,21 @@ TEST_CASE("weight cache: a corrupt entry is warned about, missed and replaced; n
   REQUIRE(f.Om("again") == f.Om("cold"));
 }
 
-TEST_CASE("weight cache: disable touches nothing; two atc processes on one folder agree", "[e2e][cache]") {
+TEST_CASE("weight cache: disable touches nothing, debug bypasses; two atc processes on one folder agree", "[e2e][cache]") {
   Fixture f;
   const std::string graph = f.Graph(Net());
   auto off = f.Run("off", graph, {"--op_compiler_cache_mode=disable", "--op_compiler_cache_dir=" + f.cache});
   REQUIRE(off.exit_code == 0);
   REQUIRE(CacheLines(off.err).empty());
   REQUIRE_FALSE(Exists(f.cache));
+  // Debug options bypass the cache, as they do for kernels.
+  auto debug = f.Run("debug", graph,
+                     {"--op_compiler_cache_mode=enable", "--op_compiler_cache_dir=" + f.cache, "--op_debug_level=1"});
+  REQUIRE(debug.exit_code == 0);
+  CHECK(Contains(debug.err, "atc: info: node 'r' (Conv): weight cache bypassed (--op_debug_level=1)\n"));
+  CHECK(Contains(debug.err, "atc: info: node 'c2' (Conv): weight cache bypassed (--op_debug_level=1)\n"));
+  REQUIRE(CacheLines(debug.err).empty());
+  REQUIRE_FALSE(Exists(f.folder));
 
   CommandResult a, b;
   const std::vector<std::string> flags = {"--op_compiler_cache_mode=enable", "--op_compiler_cache_dir=" + f.cache};
