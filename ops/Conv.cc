@@ -12,6 +12,7 @@
 // ops/common/conv_prepared.h), so its Execute does no per-run lookup.
 #include "common/conv_core.h"
 #include "common/conv_prepared.h"
+#include "common/dnnl_packing.h"
 #include "openatc/weight_packing.h"
 
 namespace ge {
@@ -158,6 +159,12 @@ class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
     return ge::GRAPH_SUCCESS;
   }
 
+  // The packed bytes depend on oneDNN, its ISA and the thread count (dnnl_packing.h).
+  const char *PackingEnvironment() override {
+    packing_environment_ = dnnl_util::PackingEnvironment();
+    return packing_environment_.c_str();
+  }
+
   ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *packed, size_t count,
                               std::shared_ptr<void> *state) override {
     ConvProblem p;
@@ -200,6 +207,7 @@ class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
 
  private:
   ConvCache cache_;
+  std::string packing_environment_;
 };
 REG_AUTO_MAPPING_OP(Conv);
 

@@ -31,7 +31,7 @@ std::string AtomicTempPath(const std::string &path) {
 }
 
 std::optional<AtomicWriteFailure> WriteFileAtomic(const std::string &path, const void *data,
-                                                  size_t size) {
+                                                  size_t size, bool durable) {
   const std::string tmp = AtomicTempPath(path);
   ::unlink(tmp.c_str());  // a stale temp file of this pid from an earlier crash
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
@@ -52,11 +52,12 @@ std::optional<AtomicWriteFailure> WriteFileAtomic(const std::string &path, const
     }
     done += static_cast<size_t>(w);
   }
-  if (::fsync(fd) != 0) return fail(AtomicWriteStep::kSync);
+  if (durable && ::fsync(fd) != 0) return fail(AtomicWriteStep::kSync);
   const int close_rc = ::close(fd);
   fd = -1;
   if (close_rc != 0) return fail(AtomicWriteStep::kClose);
   if (::rename(tmp.c_str(), path.c_str()) != 0) return fail(AtomicWriteStep::kRename);
+  if (!durable) return std::nullopt;
 
   std::string dir, base;
   SplitPath(path, &dir, &base);

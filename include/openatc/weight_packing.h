@@ -55,6 +55,13 @@ class WeightPackingOp : virtual public ge::BaseCustomOp {
   ~WeightPackingOp() override = default;
   /// Compile time (see the file comment). GRAPH_SUCCESS with nothing added: nothing to pack.
   virtual ge::graphStatus PackWeights(gert::EagerOpExecutionContext *ctx, PackedWeightSink &sink) = 0;
+  /// Compile time: NUL-terminated text naming everything besides the node (op type, attributes,
+  /// input and output descriptors, constant input bytes) and the op's library that the copies
+  /// PackWeights makes in this process depend on, e.g. the ISA the packing library dispatches to
+  /// on this CPU, that library's version, the thread count. atc's op compile cache keys on it,
+  /// so a stored copy is reused only where PackWeights would make the same bytes. nullptr or ""
+  /// (the default): this op's copies are never cached. Valid until the next call on the object.
+  virtual const char *PackingEnvironment() { return ""; }
   /// Load time (see the file comment). `*state` may stay null (Execute then works as without it).
   virtual ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const PackedWeightView *packed,
                                       size_t count, std::shared_ptr<void> *state) = 0;

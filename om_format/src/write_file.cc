@@ -11,6 +11,7 @@
 
 #include "internal.h"
 #include "openatc/common/atomic_file.h"
+#include "openatc/om/write_image.h"
 
 namespace openatc::om {
 namespace {
@@ -99,19 +100,21 @@ class WeightFileSet {
 }  // namespace
 
 void WriteFile(const std::string &path, const Model &model, const WriteOptions &options) {
+  // Serialise first: a bad model leaves the file system untouched.
+  std::vector<WeightFile> weight_files;
+  const std::vector<uint8_t> image = Serialize(model, options, &weight_files);
+  WriteImage(path, image.data(), image.size(), weight_files);
+}
+
+void WriteImage(const std::string &path, const uint8_t *image, size_t size, const std::vector<WeightFile> &weight_files) {
   std::string dir, base;
   SplitPath(path, &dir, &base);
   if (base.empty() || base == "." || base == "..")
     throw IoError(path, "the path names a directory, not a file", EISDIR);
-
-  // Serialise first: a bad model leaves the file system untouched.
-  std::vector<WeightFile> weight_files;
-  const std::vector<uint8_t> image = Serialize(model, options, &weight_files);
-
   WeightFileSet set(path, dir);
   set.Stage(weight_files);
   set.Place();
-  WriteAtomicOrThrow(path, image.data(), image.size());
+  WriteAtomicOrThrow(path, image, size);
   set.Commit();
 }
 

@@ -38,6 +38,13 @@ const std::string &CpuIsaName() {
   return name;
 }
 
+std::string PackingEnvironment() {
+  const dnnl_version_t *v = dnnl_version();
+  return "onednn " + std::to_string(v->major) + "." + std::to_string(v->minor) + "." + std::to_string(v->patch) + " " +
+         (v->hash != nullptr ? v->hash : "") + "; isa " + CpuIsaName() + "; threads " +
+         std::to_string(ApplyThreadCount());
+}
+
 std::string LayoutText(const dnnl::memory::desc &md) {
   const dnnl_memory_desc_t &d = md.data;
   if (d.format_kind != dnnl_blocked || d.ndims <= 0 || d.ndims > DNNL_MAX_NDIMS) return "";

@@ -21,6 +21,11 @@ namespace openatc_ops::dnnl_util {
 /// "isa_0x<hex>").
 const std::string &CpuIsaName();
 
+/// What packed copies made in this process depend on besides the problem and our library
+/// (WeightPackingOp::PackingEnvironment): oneDNN's version and commit, CpuIsaName(), and the
+/// thread count (it decides whether a small Conv's primitive is made for one thread).
+std::string PackingEnvironment();
+
 /// The layout text of `md`; "" for a descriptor that is not in a blocked format (not packable).
 std::string LayoutText(const dnnl::memory::desc &md);
 

@@ -52,6 +52,20 @@ TEST_CASE("atomic file: writes the bytes, replaces an old file, leaves no temp f
   ::rmdir(dir.c_str());
 }
 
+TEST_CASE("atomic file: not durable (no fsync) writes the same way, and fails the same way") {
+  const std::string dir = TempDir();
+  const std::string path = dir + "/c.bin";
+  { std::ofstream(path) << "old"; }
+  CHECK_FALSE(WriteFileAtomic(path, "cache entry", 11, /*durable=*/false).has_value());
+  CHECK(Read(path) == "cache entry");
+  CHECK_FALSE(Exists(AtomicTempPath(path)));
+  const auto failure = WriteFileAtomic(dir + "/no/x.bin", "x", 1, false);
+  REQUIRE(failure.has_value());
+  CHECK(failure->step == AtomicWriteStep::kCreate);
+  ::unlink(path.c_str());
+  ::rmdir(dir.c_str());
+}
+
 TEST_CASE("atomic file: a missing folder fails at kCreate with ENOENT") {
   const auto failure = WriteFileAtomic("/no/such/folder/x.bin", "x", 1);
   REQUIRE(failure.has_value());

@@ -169,6 +169,8 @@ TEST_CASE("kernel cache: a corrupt entry is a miss and is replaced", "[rt][rtc][
   REQUIRE(l.size() == 2);
   REQUIRE(StartsWith(l[0], "compile cache miss " + key + " (the entry was corrupt: "));
   REQUIRE(l[1] == "compile cache stored " + key);
+  REQUIRE(f.warnings.size() == 1);  // a corrupt entry is also a warning
+  REQUIRE(StartsWith(f.warnings[0], "the op compile cache entry '" + f.soc_dir + "/" + key + "' is corrupt ("));
   REQUIRE(f.Compiles() == 2);
   REQUIRE(Add("float").rc == ACL_SUCCESS);
   REQUIRE(f.Take() == std::vector<std::string>{"compile cache hit " + key});

@@ -36,9 +36,10 @@ const Effect kEffects[] = {
     {"allow_hf32", true, true, "HF32 operands of float32 Conv/MatMul ops (passes/precision.h)"},
     {"output_type", true, true, "model outputs cast to the type (passes/io_dtypes.cc)"},
     {"input_fp16_nodes", true, true, "Data inputs fed as float16 (passes/io_dtypes.cc)"},
-    // The host RTC's op compile cache (device/rtc/src/kernel_cache.h).
-    {"op_compiler_cache_mode", true, true, "the host RTC's op compile cache"},
-    {"op_compiler_cache_dir", true, true, "the host RTC's op compile cache folder"},
+    // The op compile cache: the host RTC's kernels (device/rtc/src/kernel_cache.h) and built-in
+    // ops' pre-packed weights (atc/compiler/src/passes/weight_cache.h).
+    {"op_compiler_cache_mode", true, true, "the op compile cache (host RTC kernels, pre-packed weights)"},
+    {"op_compiler_cache_dir", true, true, "the op compile cache folder"},
     // Build outputs (atc/driver/src/compile_model.cc, model_info.cc).
     {"save_original_model", true, true, "<output>_original.om: the graph before optimisation"},
     {"display_model_info", true, true, "ATC's Display Model Info block after the build"},

@@ -13,6 +13,7 @@
 #include "openatc/rt/runtime.h"
 #include "passes/passes.h"
 #include "passes/precision.h"
+#include "passes/weight_cache.h"
 #include "python_ops.h"
 #include "resolve_ops.h"
 
@@ -79,7 +80,10 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
     passes::ApplyIoDtypes(graph, options.ge_options, BuiltinFoldOptions(opp).op_types);
     if (options.optimise) {
       passes::ApplyPrecision(graph, passes::PrecisionConfigFromOptions(options.ge_options), BuiltinFoldOptions(opp).op_types);
-      if (switches.enabled(passes::kWeightPrepack)) passes::RunWeightPrepack(graph, BuiltinFoldOptions(opp).op_types);
+      if (switches.enabled(passes::kWeightPrepack)) {
+        passes::WeightCache cache(options.kernel_cache, options.target.soc_version, opp);  // the op compile cache
+        passes::RunWeightPrepack(graph, BuiltinFoldOptions(opp).op_types, cache);
+      }
     }
     auto types = CollectOpTypes(graph, !options.online);
     rt::SetCompileTarget(options.target);  // what the RTC compiles for in the ops' Compile

@@ -10,16 +10,16 @@
 // temporary folder of in-memory headers (remapped to "." by -ffile-prefix-map). Headers reached
 // through a user's -I folder are not read: after changing them, compile once with `force`.
 //
-// Layout: <dir>/kernel_cache/<soc_version>/<key>.bin (the ELF) + <key>.json (the key's fields and
-// the binary's size and XXH3-128, checked on every reuse: a mismatch is a miss and the entry is
+// Entries (openatc/common/op_cache.h, shared with atc's pre-packed weights): <dir>/kernel_cache/
+// <soc_version>/<key>.bin (the ELF) + <key>.json (the key's fields and the binary's size and
+// XXH3-128, checked on every reuse: a mismatch is a miss, warned about, and the entry is
 // replaced) + <key>.lock (flock'ed while the entry is looked up, compiled and stored, so two
-// processes never compile one key twice). Files are written to a temp file and renamed; the
-// .json is written last, so a reader sees a whole entry or none.
+// processes never compile one key twice); temp file + rename, the .json last.
 //
 // Size control (op_cache.ini / ASCEND_MAX_OP_CACHE_SIZE, resolved by atc): after a store, when a
-// <soc_version> folder holds more than max_size_mb, entries not used for 30 minutes are deleted,
-// least recently used first, until it holds at most remain_ratio % of it. A hit refreshes the
-// entry's time, unless max_size_mb is -1 (no aging).
+// <soc_version>'s kernel_cache and prepacked_weights folders hold more than max_size_mb together,
+// entries not used for 30 minutes are deleted, least recently used first, until they hold at
+// most remain_ratio % of it. A hit refreshes the entry's time, unless max_size_mb is -1.
 #ifndef OPENATC_RTC_SRC_KERNEL_CACHE_H_
 #define OPENATC_RTC_SRC_KERNEL_CACHE_H_
 

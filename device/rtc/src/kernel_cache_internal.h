@@ -3,8 +3,6 @@
 #ifndef OPENATC_RTC_SRC_KERNEL_CACHE_INTERNAL_H_
 #define OPENATC_RTC_SRC_KERNEL_CACHE_INTERNAL_H_
 
-#include <xxhash.h>
-
 #include <string>
 
 namespace openatc {
@@ -12,9 +10,6 @@ namespace rtc {
 
 /** The format of an entry's .json, also hashed into every key: a new format gives new keys. */
 constexpr const char kKernelCacheFormat[] = "openatc-kernel-cache-1";
-
-/** 32 lowercase hex digits, high half first. */
-std::string Hex128(XXH128_hash_t hash);
 
 /** What identifies the compiler: its resolved path, its `--version` output, size and mtime. */
 struct CompilerIdentity {

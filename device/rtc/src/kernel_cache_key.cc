@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <xxhash.h>
 
 #include <algorithm>
 #include <cctype>
@@ -19,6 +18,7 @@
 #include "kernel_cache.h"
 #include "kernel_cache_internal.h"
 #include "openatc/block_sync.h"
+#include "openatc/common/op_cache.h"
 #include "openatc/gm_check.h"
 #include "openatc/host_kernel.h"
 #include "openatc/rt/runtime.h"
@@ -27,21 +27,7 @@ namespace openatc {
 namespace rtc {
 namespace {
 
-/** Collects length-prefixed fields, so that ("ab", "c") and ("a", "bc") hash differently. */
-class KeyHasher {
- public:
-  void Add(const void *data, size_t size) {
-    const uint64_t n = size;
-    bytes_.append(reinterpret_cast<const char *>(&n), sizeof n);
-    bytes_.append(static_cast<const char *>(data), size);
-  }
-  void Add(const std::string &s) { Add(s.data(), s.size()); }
-  void Add(uint64_t v) { Add(&v, sizeof v); }
-  std::string Hex() const { return Hex128(XXH3_128bits(bytes_.data(), bytes_.size())); }
-
- private:
-  std::string bytes_;
-};
+using opcache::KeyHasher;
 
 /** args[0] as the kernel would run it: a name without '/' searched on $PATH, then realpath. */
 std::string ResolveProgram(const std::string &program) {
@@ -83,13 +69,6 @@ std::string TreeHash(const std::string &dir) {
 }
 
 }  // namespace
-
-std::string Hex128(XXH128_hash_t hash) {
-  char text[33];
-  std::snprintf(text, sizeof text, "%016llx%016llx", static_cast<unsigned long long>(hash.high64),
-                static_cast<unsigned long long>(hash.low64));
-  return text;
-}
 
 const CompilerIdentity &IdentifyCompiler(const std::string &program) {
   static std::mutex mutex;

@@ -2,6 +2,12 @@
 // aclgrphSaveModel / aclgrphBuildFinalize. A graph is compiled exactly as atc compiles the AIR
 // file Graph::SaveToFile writes for it: the same AIR bytes (in memory), the same GE IR front end,
 // atc's own option checks, target resolution and compile steps (openatc/atc/driver.h).
+//
+// External weights (ge.externalWeight "1" / "2", atc --external_weight): aclgrphBuildModel makes
+// the OM image and its weight files, as atc does, and keeps the files with the buffer (in the
+// deleter of ModelBufferData::data, so copies of the buffer carry them); aclgrphSaveModel writes
+// them to <dir of the OM>/weight/, then the OM, as atc does. As in GE, the build does not know
+// the OM's name yet, so mode 2's file is <graph name>_weight_combined.
 #include "ge/ge_ir_build.h"
 
 #include <cstring>
@@ -15,6 +21,7 @@
 #include "openatc/common/log.h"
 #include "openatc/frontend/ge_ir_reader.h"
 #include "openatc/om/model.h"
+#include "openatc/om/write_image.h"
 #include "openatc/register/air_bytes.h"
 
 namespace {
@@ -38,7 +45,18 @@ std::string GraphName(const ge::Graph &graph) {
   return name.GetString();
 }
 
-std::vector<uint8_t> BuildOm(const ge::Graph &graph, const OptionMap &build_options) {
+/// The deleter of a built ModelBufferData: it also holds the OM's external weight files.
+struct OmBufferDeleter {
+  std::shared_ptr<const std::vector<openatc::om::WeightFile>> weight_files;
+  void operator()(uint8_t *p) const { delete[] p; }
+};
+
+struct BuiltOm {
+  std::vector<uint8_t> image;
+  std::vector<openatc::om::WeightFile> weight_files;
+};
+
+BuiltOm BuildOm(const ge::Graph &graph, const OptionMap &build_options) {
   // One build at a time: the op objects are shared (GE's lifecycle: Compile on one object is never
   // concurrent) and the compile target is set for the RTC per build.
   static std::mutex build_mu;
@@ -57,7 +75,11 @@ std::vector<uint8_t> BuildOm(const ge::Graph &graph, const OptionMap &build_opti
   }
   openatc::ir::Graph ir = openatc::frontend::ReadGeIrString(air, openatc::frontend::GeIrEncoding::kBinary, name);
   openatc::om::Model model = openatc::atc::CompileIrGraph(std::move(ir), options, copts, *session.opp_set);
-  return openatc::om::Serialize(model, openatc::atc::OmWriteOptions(options));
+  openatc::om::WriteOptions wopts = openatc::atc::OmWriteOptions(options);
+  wopts.combined_weight_file.clear();  // no OM name yet: <graph name>_weight_combined, as GE names it
+  BuiltOm built;
+  built.image = openatc::om::Serialize(model, wopts, &built.weight_files);
+  return built;
 }
 
 void SaveOm(const char *output_file, const ge::ModelBufferData &model) {
@@ -72,6 +94,18 @@ void SaveOm(const char *output_file, const ge::ModelBufferData &model) {
                 "Pass the ModelBufferData a successful aclgrphBuildModel filled");
   }
   const std::string path = std::string(output_file) + ".om";  // GE appends ".om" whatever the name ends with
+  const auto *deleter = std::get_deleter<OmBufferDeleter>(model.data);
+  if (deleter != nullptr && deleter->weight_files && !deleter->weight_files->empty()) {
+    try {
+      openatc::om::WriteImage(path, model.data.get(), static_cast<size_t>(model.length), *deleter->weight_files);
+    } catch (const Error &e) {
+      throw Error(ErrorCategory::kIo, kCannotWrite,
+                  "cannot write the OM and its weight files (" + e.message() + "); nothing was written",
+                  "Check that the folder exists and is writable")
+          .WithFile(path);
+    }
+    return;
+  }
   if (auto fail = openatc::WriteFileAtomic(path, model.data.get(), static_cast<size_t>(model.length))) {
     throw Error(ErrorCategory::kIo, kCannotWrite,
                 "cannot write the OM (" + std::string(std::strerror(fail->err)) + "); nothing was written",
@@ -93,11 +127,13 @@ void aclgrphBuildFinalize() { Finalize(); }
 graphStatus aclgrphBuildModel(const ge::Graph &graph, const std::map<AscendString, AscendString> &build_options,
                               ModelBufferData &model) {
   return Guard("aclgrphBuildModel", [&] {
-    std::vector<uint8_t> bytes = BuildOm(graph, ToMap(build_options));
-    std::shared_ptr<uint8_t> data(new uint8_t[bytes.size()], std::default_delete<uint8_t[]>());
-    std::memcpy(data.get(), bytes.data(), bytes.size());
+    BuiltOm built = BuildOm(graph, ToMap(build_options));
+    OmBufferDeleter deleter;
+    deleter.weight_files = std::make_shared<const std::vector<openatc::om::WeightFile>>(std::move(built.weight_files));
+    std::shared_ptr<uint8_t> data(new uint8_t[built.image.size()], std::move(deleter));
+    std::memcpy(data.get(), built.image.data(), built.image.size());
     model.data = std::move(data);
-    model.length = bytes.size();
+    model.length = built.image.size();
   });
 }
 

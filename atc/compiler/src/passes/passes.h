@@ -13,6 +13,8 @@
 
 namespace openatc::compiler::passes {
 
+class WeightCache;
+
 /// The pass names (what a fusion switch file names).
 inline constexpr const char *kConvBnFold = "ConvBatchNormFoldPass";
 inline constexpr const char *kConvBiasAdd = "ConvBiasAddFoldPass";
@@ -47,8 +49,10 @@ size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std:
 /// WeightPrepackPass (weight_prepack.cc): for each node of a `builtin` type whose op is an
 /// openatc::WeightPackingOp, the op's packed copies of its constant inputs go into
 /// Node::packed_weights. Runs last, after the precision passes, on the final graph. Returns the
-/// number of copies stored. Throws openatc::Error when an op's PackWeights fails.
-size_t RunWeightPrepack(ir::Graph &graph, const std::set<std::string> &builtin);
+/// number of copies stored. Each node's copies come from `cache` when it holds them
+/// (weight_cache.h), else from PackWeights (then stored there). Throws openatc::Error when an
+/// op's PackWeights fails.
+size_t RunWeightPrepack(ir::Graph &graph, const std::set<std::string> &builtin, WeightCache &cache);
 
 }  // namespace openatc::compiler::passes
 

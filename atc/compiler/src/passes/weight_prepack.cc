@@ -1,5 +1,6 @@
 // WeightPrepackPass (passes.h): packed copies of built-in ops' constant inputs into the OM
-// (openatc/weight_packing.h; README "omrun", what is packed and when).
+// (openatc/weight_packing.h; README "omrun", what is packed and when), through the op compile
+// cache when it is on (weight_cache.h).
 #include <set>
 #include <string>
 
@@ -10,6 +11,7 @@
 #include "openatc/opp/call_guard.h"
 #include "openatc/weight_packing.h"
 #include "passes.h"
+#include "weight_cache.h"
 
 namespace openatc::compiler::passes {
 namespace {
@@ -40,7 +42,7 @@ class Collector : public openatc::PackedWeightSink {
 
 }  // namespace
 
-size_t RunWeightPrepack(ir::Graph &graph, const std::set<std::string> &builtin) {
+size_t RunWeightPrepack(ir::Graph &graph, const std::set<std::string> &builtin, WeightCache &cache) {
   auto &registry = gert_impl::CustomOpRegistry::Global();
   size_t stored = 0;
   for (ir::Node &node : graph.nodes) {
@@ -49,17 +51,20 @@ size_t RunWeightPrepack(ir::Graph &graph, const std::set<std::string> &builtin) 
     auto op = registry.GetOrCreate(node.type);
     auto *packing = dynamic_cast<openatc::WeightPackingOp *>(op.get());
     if (packing == nullptr) continue;
-    gert_impl::NodeFrame nf(node, [&](size_t a) { return gert_impl::ConstAnchorData(graph, node, a); },
-                            gert::kOnHost);
-    gert_impl::Services services;  // nothing to allocate: every request fails cleanly
-    nf.frame.services = &services;
-    auto ctx = gert_impl::ContextAccess::Make<gert::EagerOpExecutionContext>(&nf.frame);
-    Collector sink(nf.info(), node);
-    opp::GuardedCall({node.name, node.type, "PackWeights", registry.Origin(node.type)},
-                     [&] { return packing->PackWeights(ctx.get(), sink); });
-    if (!sink.bad().empty())
-      throw Error(ErrorCategory::kInternal, "OA1112", sink.bad(), "Switch WeightPrepackPass off (--fusion_switch_file) and report the op")
-          .WithNode(node.name, node.type);
+    cache.Pack(graph, node, packing->PackingEnvironment(), [&] {
+      gert_impl::NodeFrame nf(node, [&](size_t a) { return gert_impl::ConstAnchorData(graph, node, a); },
+                              gert::kOnHost);
+      gert_impl::Services services;  // nothing to allocate: every request fails cleanly
+      nf.frame.services = &services;
+      auto ctx = gert_impl::ContextAccess::Make<gert::EagerOpExecutionContext>(&nf.frame);
+      Collector sink(nf.info(), node);
+      opp::GuardedCall({node.name, node.type, "PackWeights", registry.Origin(node.type)},
+                       [&] { return packing->PackWeights(ctx.get(), sink); });
+      if (!sink.bad().empty())
+        throw Error(ErrorCategory::kInternal, "OA1112", sink.bad(),
+                    "Switch WeightPrepackPass off (--fusion_switch_file) and report the op")
+            .WithNode(node.name, node.type);
+    });
     for (const auto &pw : node.packed_weights) {
       LogInfo("pass " + std::string(kWeightPrepack) + ": '" + node.name + "' input " + std::to_string(pw.input) +
               " packed for " + pw.isa + " (" + std::to_string(pw.data.size) + " bytes)");

@@ -37,9 +37,12 @@ struct AtomicWriteFailure {
 std::string AtomicTempPath(const std::string &path);
 
 /// Writes `size` bytes at `data` to `path` atomically (see the file comment). Returns nothing on
-/// success, else the failed step and its errno. Never throws.
+/// success, else the failed step and its errno. Never throws. `durable` false skips both
+/// fsyncs: readers still see the old file or the whole new one, but after a crash the file may
+/// be empty or partial, so only for files every reader checks (the op compile cache's entries,
+/// openatc/common/op_cache.h, which are a miss then).
 std::optional<AtomicWriteFailure> WriteFileAtomic(const std::string &path, const void *data,
-                                                  size_t size);
+                                                  size_t size, bool durable = true);
 
 }  // namespace openatc
 
