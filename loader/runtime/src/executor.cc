@@ -347,6 +347,12 @@ class Run {
       v.pending = Uses({ni, 0});
       return;
     }
+    if (IsSequenceKind(want.value_kind)) {
+      throw Error(ErrorCategory::kInvalidInput, "OA2202",
+                  "input " + std::to_string(k) + " ('" + want.name + "') is a " + ValueKindName(want.value_kind) + " of " +
+                      DataTypeShortName(want.dtype) + " tensors but a single tensor was given",
+                  "Feed a sequence (LoadedModel::RunValues; omrun: a SequenceProto .pb or a folder of .npy files)");
+    }
     if (in.dtype != want.dtype || !ShapeMatches(want.shape, in.shape)) {
       throw Error(ErrorCategory::kInvalidInput, "OA2202",
                   "input " + std::to_string(k) + " ('" + want.name + "') expects " + DataTypeShortName(want.dtype) +
@@ -680,7 +686,8 @@ class Run {
       if (v.aggregate) {
         throw Error(ErrorCategory::kInvalidInput, "OA2210",
                     "output " + std::to_string(r) + " ('" + im_.outputs[r].name + "') is a sequence or an optional",
-                    "Return tensors from the model (e.g. ConcatFromSequence, OptionalGetElement)");
+                    "Run the model with LoadedModel::RunValues (omrun does), or return tensors from it (e.g. "
+                    "ConcatFromSequence, OptionalGetElement)");
       }
       const gert::Tensor &t = v.tensor;
       if (direct_ != nullptr) {
