@@ -325,3 +325,18 @@ TEST_CASE("model I/O: optional inputs (None and present) and an optional output"
   auto given = m->RunValues({TensorHostValue(x), TensorHostValue(x)});
   CHECK(Vals<uint8_t>(given[0].tensor) == std::vector<uint8_t>{1});
 }
+
+TEST_CASE("model I/O: Identity passes a sequence through (ONNX Identity-14 takes sequences)") {
+  ModelSpec s;
+  s.opset = 16;
+  s.inputs = {SeqValue("seq", TP::INT64)};
+  s.outputs = {SeqValue("same", TP::INT64)};
+  s.nodes = {Node("Identity", {"seq"}, {"same"}, "id")};
+  auto m = Load(MakeModel(s));
+  CHECK(m->outputs()[0].value_kind == ir::ValueKind::kSequence);
+  auto out = m->RunValues({SeqOf({Make<int64_t>(ge::DT_INT64, {2}, {7, -7}), Make<int64_t>(ge::DT_INT64, {}, {9})})});
+  REQUIRE(out[0].seq.size() == 2);
+  CHECK(Vals<int64_t>(out[0].seq[0]) == std::vector<int64_t>{7, -7});
+  CHECK(out[0].seq[1].shape.empty());
+  CHECK(Vals<int64_t>(out[0].seq[1]) == std::vector<int64_t>{9});
+}
