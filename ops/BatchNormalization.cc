@@ -1,8 +1,12 @@
-// BatchNormalization (ONNX BatchNormalization-15, inference): Y = (X - mean) / sqrt(var +
-// epsilon) * scale + B per channel (axis 1) of X (N, C, ...). training_mode = 1 is refused.
+// BatchNormalization (ONNX BatchNormalization-15): Y = (X - mean) / sqrt(var + epsilon) * scale + B
+// per channel (axis 1) of X (N, C, ...). Inference (training_mode 0): mean and var are the inputs;
 // oneDNN's batch_normalization_forward with global statistics over X viewed as (N, C, rest, 1);
-// f32 (float16/double tensors via f32).
+// f32 (float16/double tensors via f32). training_mode = 1 (ONNX's operator spec): mean and var are
+// X's own per-channel mean and population (biased) variance, and the optional outputs
+// running_mean / running_var = input * momentum + current * (1 - momentum); computed in double.
+#include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "common/dnnl_util.h"
 
@@ -32,10 +36,8 @@ struct BnEntry {
 };
 
 std::string Check(const gert::ExtendedKernelContext *ctx, const Dims &x, const Dims *params[4]) {
-  if (AttrInt(ctx, kTrainingMode, 0) != 0)
-    return "training_mode = 1 is not supported (inference only); export the model in eval mode";
-  if (ctx->GetComputeNodeOutputNum() > 1)
-    return "running_mean/running_var outputs exist only in training mode, which is not supported";
+  if (AttrInt(ctx, kTrainingMode, 0) == 0 && ctx->GetComputeNodeOutputNum() > 1)
+    return "running_mean/running_var outputs exist only with training_mode = 1";
   if (x.size() < 2) return "X must have rank >= 2 (N, C, ...); got " + DimsToString(x);
   static const char *kNames[4] = {"scale", "B", "input_mean", "input_var"};
   for (int i = 0; i < 4; ++i) {
@@ -55,7 +57,11 @@ class BatchNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     for (size_t i = 1; i < 5; ++i)
       if (!dnnl_util::IsFloatDtype(ctx->GetInputDataType(i)))
         return Fail(ctx, "scale, B, input_mean and input_var must be float32, float16 or double");
-    return ctx->SetOutputDataType(0, x);
+    for (size_t i = 0; i < ctx->GetComputeNodeOutputNum(); ++i) {
+      const ge::graphStatus st = ctx->SetOutputDataType(i, i == 0 ? x : ctx->GetInputDataType(3));
+      if (st != ge::GRAPH_SUCCESS) return st;
+    }
+    return ge::GRAPH_SUCCESS;
   }
 
   ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
@@ -69,6 +75,7 @@ class BatchNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const std::string err = Check(ctx, d[0], params);
     if (!err.empty()) return Fail(ctx, err);
     *ctx->GetOutputShape(0) = ToShape(d[0]);
+    for (size_t i = 1; i < ctx->GetComputeNodeOutputNum(); ++i) *ctx->GetOutputShape(i) = ToShape(d[3]);
     return ge::GRAPH_SUCCESS;
   }
 
@@ -85,6 +92,7 @@ class BatchNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (!err.empty()) return Fail(ctx, err);
     gert::Tensor *y = AllocOutput(ctx, 0, d[0], t[0]->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;
+    if (AttrInt(ctx, kTrainingMode, 0) != 0) return ExecuteTraining(ctx, t, d[0], *y);
     if (NumElements(d[0]) == 0) return ge::GRAPH_SUCCESS;
     const float eps = AttrFloat(ctx, kEpsilon, 1e-5f);
     // 4-D so oneDNN's jit nchw kernels apply (its 3-D case falls back to the reference kernel).
@@ -127,6 +135,56 @@ class BatchNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
   }
 
  private:
+  // training_mode = 1: per-channel statistics of X (double sums), Y and the running outputs.
+  static ge::graphStatus ExecuteTraining(gert::EagerOpExecutionContext *ctx, const gert::Tensor *const t[5],
+                                         const Dims &x, gert::Tensor &y) {
+    const int64_t n = x[0], c = x[1], inner = NumElements(Dims(x.begin() + 2, x.end()));
+    std::vector<float> s[5], sy;
+    const float *p[5];
+    for (int i = 0; i < 5; ++i) {
+      p[i] = dnnl_util::AsF32(*t[i], &s[i]);
+      if (p[i] == nullptr && NumElements(ToDims(t[i]->GetStorageShape())) > 0)
+        return Fail(ctx, "inputs must be float tensors with data");
+    }
+    float *py = dnnl_util::OutF32(y, &sy);
+    const double eps = AttrFloat(ctx, kEpsilon, 1e-5f), momentum = AttrFloat(ctx, kMomentum, 0.9f);
+    const double count = static_cast<double>(n * inner);
+    std::vector<double> mean(static_cast<size_t>(c), 0.0), var(static_cast<size_t>(c), 0.0);
+    for (int64_t ch = 0; ch < c; ++ch) {
+      double sum = 0, sq = 0;
+      for (int64_t b = 0; b < n; ++b) {
+        const float *row = p[0] + (b * c + ch) * inner;
+        for (int64_t k = 0; k < inner; ++k) sum += row[k];
+      }
+      const double m = count > 0 ? sum / count : 0.0;
+      for (int64_t b = 0; b < n; ++b) {
+        const float *row = p[0] + (b * c + ch) * inner;
+        for (int64_t k = 0; k < inner; ++k) sq += (row[k] - m) * (row[k] - m);
+      }
+      mean[static_cast<size_t>(ch)] = m;
+      var[static_cast<size_t>(ch)] = count > 0 ? sq / count : 0.0;
+      const double inv = 1.0 / std::sqrt(var[static_cast<size_t>(ch)] + eps);
+      for (int64_t b = 0; b < n; ++b) {
+        const int64_t at = (b * c + ch) * inner;
+        for (int64_t k = 0; k < inner; ++k)
+          py[at + k] = static_cast<float>((p[0][at + k] - m) * inv * p[1][ch] + p[2][ch]);
+      }
+    }
+    dnnl_util::StoreF32(sy, y);
+    for (size_t o = 1; o < 3 && o < ctx->GetComputeNodeOutputNum(); ++o) {
+      gert::Tensor *r = AllocOutput(ctx, o, {c}, t[3]->GetDataType());
+      if (r == nullptr) return ge::GRAPH_FAILED;
+      std::vector<float> sr;
+      float *pr = dnnl_util::OutF32(*r, &sr);
+      const std::vector<double> &cur = o == 1 ? mean : var;
+      const float *in = p[o == 1 ? 3 : 4];
+      for (int64_t ch = 0; ch < c; ++ch)
+        pr[ch] = static_cast<float>(in[ch] * momentum + cur[static_cast<size_t>(ch)] * (1.0 - momentum));
+      dnnl_util::StoreF32(sr, *r);
+    }
+    return ge::GRAPH_SUCCESS;
+  }
+
   dnnl_util::PrimitiveCache<BnEntry> cache_;
 };
 REG_AUTO_MAPPING_OP(BatchNormalization);

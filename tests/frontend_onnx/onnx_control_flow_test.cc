@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <functional>
 
 #include "onnx_builder.h"
 #include "openatc/common/error.h"
@@ -200,4 +201,142 @@ TEST_CASE("OM: a subgraph survives write and read, and the file needs a 1.3 read
   }
   // Same model, same bytes (the subgraph's weights and descs are written deterministically).
   CHECK(om::Serialize(m) == bytes);
+}
+
+namespace {
+
+// A value-info of type sequence(tensor(elem)) or optional(tensor(elem)) / optional(sequence(...)).
+onnx::ValueInfoProto SeqValue(const std::string &name, int32_t elem) {
+  onnx::ValueInfoProto v;
+  v.set_name(name);
+  v.mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(elem);
+  return v;
+}
+onnx::ValueInfoProto OptValue(const std::string &name, int32_t elem, bool of_seq) {
+  onnx::ValueInfoProto v;
+  v.set_name(name);
+  auto *inner = v.mutable_type()->mutable_optional_type()->mutable_elem_type();
+  if (of_seq) inner = inner->mutable_sequence_type()->mutable_elem_type();
+  inner->mutable_tensor_type()->set_elem_type(elem);
+  return v;
+}
+
+std::unique_ptr<runtime::LoadedModel> Load(const onnx::ModelProto &m) {
+  auto bytes = std::make_shared<std::vector<uint8_t>>(om::Serialize(Compile(m)));
+  om::Model back = om::ReadBytes(bytes->data(), bytes->size(), bytes);
+  return runtime::LoadedModel::Load(std::move(back), "cf.om");
+}
+
+HostValue SeqOf(std::vector<HostTensor> ts) {
+  HostValue v;
+  v.kind = ir::ValueKind::kSequence;
+  v.seq = std::move(ts);
+  return v;
+}
+
+// seq (input) -> SequenceInsert(x at front) -> seq out; SequenceLength -> len out.
+onnx::ModelProto InsertModel() {
+  ModelSpec s;
+  s.opset = 13;
+  s.inputs = {SeqValue("seq", TP::FLOAT), Value("x", TP::FLOAT, {int64_t{2}})};
+  s.outputs = {SeqValue("out", TP::FLOAT), Value("len", TP::INT64, {})};
+  s.initializers = {Int64Init("front", {}, {0})};
+  s.nodes = {Node("SequenceInsert", {"seq", "x", "front"}, {"out"}, "insert"),
+             Node("SequenceLength", {"out"}, {"len"}, "len")};
+  return MakeModel(s);
+}
+
+}  // namespace
+
+TEST_CASE("model I/O: a sequence input and output run through RunValues") {
+  auto m = Load(InsertModel());
+  REQUIRE(m->has_value_io());
+  REQUIRE(m->inputs().size() == 2);
+  CHECK(m->inputs()[0].value_kind == ir::ValueKind::kSequence);
+  CHECK(m->inputs()[0].dtype == ge::DT_FLOAT);
+  CHECK(m->inputs()[0].bytes == 0);
+  CHECK(m->inputs()[1].value_kind == ir::ValueKind::kTensor);
+  CHECK(m->outputs()[0].value_kind == ir::ValueKind::kSequence);
+  const HostTensor a = Make<float>(ge::DT_FLOAT, {1}, {1}), b = Make<float>(ge::DT_FLOAT, {3}, {2, 3, 4});
+  const HostTensor x = Make<float>(ge::DT_FLOAT, {2}, {-1, -2});
+  auto out = m->RunValues({SeqOf({a, b}), TensorHostValue(x)});
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].kind == ir::ValueKind::kSequence);
+  REQUIRE(out[0].seq.size() == 3);  // [x, a, b]
+  CHECK(Vals<float>(out[0].seq[0]) == std::vector<float>{-1, -2});
+  CHECK(Vals<float>(out[0].seq[1]) == std::vector<float>{1});
+  CHECK(out[0].seq[2].shape == std::vector<int64_t>{3});
+  CHECK(Vals<float>(out[0].seq[2]) == std::vector<float>{2, 3, 4});
+  CHECK(out[1].kind == ir::ValueKind::kTensor);
+  CHECK(Vals<int64_t>(out[1].tensor) == std::vector<int64_t>{3});
+  // The empty sequence is a sequence too.
+  auto empty = m->RunValues({SeqOf({}), TensorHostValue(x)});
+  CHECK(empty[0].seq.size() == 1);
+  CHECK(Vals<int64_t>(empty[1].tensor) == std::vector<int64_t>{1});
+}
+
+TEST_CASE("model I/O: wrong kinds and dtypes are refused naming the input; Run refuses such a model") {
+  auto m = Load(InsertModel());
+  const HostTensor x = Make<float>(ge::DT_FLOAT, {2}, {-1, -2});
+  auto code_of = [&](const std::function<void()> &fn) {
+    try {
+      fn();
+    } catch (const Error &e) {
+      return e.code() + " " + e.message();
+    }
+    return std::string("no error");
+  };
+  const std::string tensor_for_seq = code_of([&] { m->RunValues({TensorHostValue(x), TensorHostValue(x)}); });
+  CHECK(tensor_for_seq.rfind("OA2202", 0) == 0);
+  CHECK(tensor_for_seq.find("input 0 ('seq') is a sequence of float32 tensors but a tensor was given") != std::string::npos);
+  const std::string seq_for_tensor = code_of([&] { m->RunValues({SeqOf({}), SeqOf({x})}); });
+  CHECK(seq_for_tensor.rfind("OA2202", 0) == 0);
+  CHECK(seq_for_tensor.find("input 1 ('x')") != std::string::npos);
+  const std::string elem_dtype =
+      code_of([&] { m->RunValues({SeqOf({Make<int32_t>(ge::DT_INT32, {1}, {1})}), TensorHostValue(x)}); });
+  CHECK(elem_dtype.rfind("OA2202", 0) == 0);
+  CHECK(elem_dtype.find("element 0 is int32") != std::string::npos);
+  const std::string plain_run = code_of([&] { m->Run({x, x}); });
+  CHECK(plain_run.rfind("OA2202", 0) == 0);
+  CHECK(plain_run.find("input 0 ('seq') is a sequence of float32 tensors but a single tensor was given") != std::string::npos);
+}
+
+TEST_CASE("model I/O: optional inputs (None and present) and an optional output") {
+  // has = OptionalHasElement(o); y = Optional(x) passes through as an optional output.
+  ModelSpec s;
+  s.opset = 18;
+  s.ir_version = 8;
+  s.inputs = {OptValue("o", TP::FLOAT, false), Value("x", TP::FLOAT, {int64_t{1}})};
+  s.outputs = {Value("has", TP::BOOL, {}), OptValue("y", TP::FLOAT, false)};
+  s.nodes = {Node("OptionalHasElement", {"o"}, {"has"}, "has"), Node("Optional", {"x"}, {"y"}, "wrap")};
+  auto m = Load(MakeModel(s));
+  CHECK(m->inputs()[0].value_kind == ir::ValueKind::kOptionalTensor);
+  CHECK(m->outputs()[1].value_kind == ir::ValueKind::kOptionalTensor);
+  HostValue none;
+  none.kind = ir::ValueKind::kOptionalTensor;
+  none.present = false;
+  const HostTensor x = Make<float>(ge::DT_FLOAT, {1}, {2.5f});
+  auto out = m->RunValues({none, TensorHostValue(x)});
+  CHECK(Vals<uint8_t>(out[0].tensor) == std::vector<uint8_t>{0});
+  CHECK(out[1].kind == ir::ValueKind::kOptionalTensor);
+  CHECK(out[1].present);
+  CHECK(Vals<float>(out[1].tensor) == std::vector<float>{2.5f});
+  // A plain tensor for an optional tensor input is a present value.
+  auto given = m->RunValues({TensorHostValue(x), TensorHostValue(x)});
+  CHECK(Vals<uint8_t>(given[0].tensor) == std::vector<uint8_t>{1});
+}
+
+TEST_CASE("model I/O: Identity passes a sequence through (ONNX Identity-14 takes sequences)") {
+  ModelSpec s;
+  s.opset = 16;
+  s.inputs = {SeqValue("seq", TP::INT64)};
+  s.outputs = {SeqValue("same", TP::INT64)};
+  s.nodes = {Node("Identity", {"seq"}, {"same"}, "id")};
+  auto m = Load(MakeModel(s));
+  CHECK(m->outputs()[0].value_kind == ir::ValueKind::kSequence);
+  auto out = m->RunValues({SeqOf({Make<int64_t>(ge::DT_INT64, {2}, {7, -7}), Make<int64_t>(ge::DT_INT64, {}, {9})})});
+  REQUIRE(out[0].seq.size() == 2);
+  CHECK(Vals<int64_t>(out[0].seq[0]) == std::vector<int64_t>{7, -7});
+  CHECK(out[0].seq[1].shape.empty());
+  CHECK(Vals<int64_t>(out[0].seq[1]) == std::vector<int64_t>{9});
 }

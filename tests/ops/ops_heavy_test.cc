@@ -403,6 +403,32 @@ TEST_CASE("AveragePool count_include_pad, GlobalAveragePool, GlobalMaxPool", "[o
   CHECK_THAT(t, Catch::Contains("X must have rank >= 3 (N, C, spatial...); got [2, 3]"));
 }
 
+TEST_CASE("BatchNormalization training_mode = 1 by hand: batch statistics and running outputs", "[ops][heavy]") {
+  // X [2, 2, 2]: channel 0 holds {1, 3, 5, 7} (batch 0: 1, 3; batch 1: 5, 7), channel 1 {2, 2, 6, 6}.
+  // Channel 0: mean 4, population variance (9 + 1 + 1 + 9) / 4 = 5; channel 1: mean 4, var 4.
+  // With epsilon 4: Y0 = (x - 4) / 3 * scale0 + B0, Y1 = (x - 4) / sqrt(8) * scale1 + B1.
+  // Running outputs, momentum 0.75: mean 0.75 * input_mean + 0.25 * 4, var 0.75 * input_var + 0.25 * var.
+  auto out = RunOp({"BatchNormalization",
+                    {{Tensor(ge::DT_FLOAT, {2, 2, 2}, std::vector<float>{1, 3, 2, 2, 5, 7, 6, 6})},
+                     {Tensor(ge::DT_FLOAT, {2}, std::vector<float>{3, 1})},
+                     {Tensor(ge::DT_FLOAT, {2}, std::vector<float>{1, 0})},
+                     {Tensor(ge::DT_FLOAT, {2}, std::vector<float>{8, 0})},
+                     {Tensor(ge::DT_FLOAT, {2}, std::vector<float>{1, 2})}},
+                    {{"epsilon", FloatAttr(4.0f)}, {"momentum", FloatAttr(0.75f)}, {"training_mode", IntAttr(1)}},
+                    3});
+  REQUIRE(out.size() == 3);
+  CHECK(out[0].shape == Dims{2, 2, 2});
+  const std::vector<float> y = Values<float>(out[0]);
+  const double r8 = std::sqrt(8.0);
+  const std::vector<double> want = {(1 - 4) / 3.0 * 3 + 1, (3 - 4) / 3.0 * 3 + 1, (2 - 4) / r8, (2 - 4) / r8,
+                                    (5 - 4) / 3.0 * 3 + 1, (7 - 4) / 3.0 * 3 + 1, (6 - 4) / r8, (6 - 4) / r8};
+  REQUIRE(y.size() == want.size());
+  for (size_t i = 0; i < y.size(); ++i) CHECK(y[i] == Approx(want[i]).epsilon(1e-6));
+  CHECK(out[1].shape == Dims{2});
+  CHECK(Values<float>(out[1]) == std::vector<float>{7, 1});     // 0.75 * 8 + 0.25 * 4, 0 + 0.25 * 4
+  CHECK(Values<float>(out[2]) == std::vector<float>{2, 2.5f});  // 0.75 * 1 + 0.25 * 5, 0.75 * 2 + 0.25 * 4
+}
+
 TEST_CASE("BatchNormalization inference by hand", "[ops][heavy]") {
   // Two channels: (x - mean) / sqrt(var + eps) * scale + B with var + eps = 4 and 1.
   auto y = RunOp({"BatchNormalization",
@@ -415,9 +441,8 @@ TEST_CASE("BatchNormalization inference by hand", "[ops][heavy]") {
   CHECK(y[0].shape == Dims{1, 2, 2});
   CHECK(Values<float>(y[0]) == std::vector<float>{0, 2, 9, 11});
   const OpInput p2 = Tensor(ge::DT_FLOAT, {2}, std::vector<float>{1, 1});
-  auto t = FailureText({"BatchNormalization", {{Tensor(ge::DT_FLOAT, {1, 2, 2}, Random(4, 1))}, p2, p2, p2, p2},
-                        {{"training_mode", IntAttr(1)}}});
-  CHECK_THAT(t, Catch::Contains("training_mode = 1 is not supported (inference only)"));
+  auto t = FailureText({"BatchNormalization", {{Tensor(ge::DT_FLOAT, {1, 2, 2}, Random(4, 1))}, p2, p2, p2, p2}, {}, 3});
+  CHECK_THAT(t, Catch::Contains("running_mean/running_var outputs exist only with training_mode = 1"));
   t = FailureText({"BatchNormalization",
                    {{Tensor(ge::DT_FLOAT, {1, 3, 2}, Random(6, 1))}, p2, p2, p2, p2}});
   CHECK_THAT(t, Catch::Contains("scale [2] must have shape [C] = [3]"));

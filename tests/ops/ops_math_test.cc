@@ -110,6 +110,15 @@ TEST_CASE("Activations: LeakyRelu PRelu Sigmoid Tanh HardSigmoid HardSwish Elu S
   auto pi =
       RunOp({"PRelu", {{Tensor<int32_t>(ge::DT_INT32, {2}, {-3, 3})}, {Tensor<int32_t>(ge::DT_INT32, {1}, {2})}}});
   CHECK(Values<int32_t>(pi[0]) == std::vector<int32_t>{-6, 3});
+  // PRelu-6 (onnx_opset < 7): a 1-D slope of X's dim 1 is one slope per channel, [C] as [C, 1].
+  // Channel 0 {-1, -2, 3} * 0.5 where negative, channel 1 {-4, 5, -6} * 3 where negative.
+  const OpInput x6 = F({1, 2, 3}, {-1, -2, 3, -4, 5, -6}), s6 = F({2}, {0.5f, 3});
+  auto p6 = RunOp({"PRelu", {x6, s6}, {{"onnx_opset", IntAttr(6)}}});
+  CHECK(p6[0].shape == std::vector<int64_t>{1, 2, 3});
+  CHECK(Values<float>(p6[0]) == std::vector<float>{-0.5f, -1, 3, -12, 5, -18});
+  // The same shapes at opset 16 do not broadcast (slope [2] against the last dim 3).
+  CHECK_THAT(RunOpExpectingFailure({"PRelu", {x6, s6}, {{"onnx_opset", IntAttr(16)}}}),
+             Catch::Contains("slope shape [2] does not broadcast to X shape [1, 2, 3]"));
   CHECK(RunF("Sigmoid", {{F({3}, {0, -1000, 1000})}}) == std::vector<float>{0.5f, 0, 1});
   CHECK(RunF("Sigmoid", {{F({1}, {1})}})[0] == Approx(0.7310585786));
   CHECK(RunF("Tanh", {{F({3}, {0, 50, -50})}}) == std::vector<float>{0, 1, -1});

@@ -123,16 +123,6 @@ class Converter {
     return true;
   }
 
-  // The main graph's inputs and outputs are what omrun and aclmdl* feed and return: tensors only
-  // (sequences and optionals flow inside the model, and through subgraph inputs and outputs).
-  void CheckModelIo(const ir::TensorDesc &d, const std::string &where) {
-    if (parent_ != nullptr || d.value_kind == ir::ValueKind::kTensor) return;
-    const bool seq = d.value_kind == ir::ValueKind::kSequence;
-    problems_.push_back({where, std::string("is not a dense tensor but ") + (seq ? "a sequence" : "an optional") +
-                                    ": model inputs and outputs must be tensors (sequences and optionals are supported "
-                                    "inside the model)"});
-  }
-
   // An Int attr holding an ONNX TensorProto.DataType code becomes a DataType attr.
   void DtypeCodeToDataType(PendingNode &pn, const char *attr, const std::string &where) {
     auto it = pn.attrs.find(attr);
@@ -240,7 +230,6 @@ class Converter {
     n.name = namer_.Unique(in.name());
     n.type = ir::kData;
     ir::TensorDesc d = DescOf(in.name(), "graph input '" + in.name() + "'");
-    CheckModelIo(d, "graph input '" + in.name() + "'");
     n.inputs = {{-1, 0}};
     n.input_descs = {d};
     n.output_descs = {d};
@@ -414,7 +403,7 @@ class Converter {
     out.name = output_name;
     out.type = ir::kNetOutput;
     for (const auto &o : gp.output()) {
-      CheckModelIo(DescOf(o.name(), "graph output '" + o.name() + "'"), "graph output '" + o.name() + "'");
+      DescOf(o.name(), "graph output '" + o.name() + "'");  // reports a type we cannot carry
       ir::Endpoint ep;
       if (!Resolve(o.name(), &ep)) {
         if (!problems_.empty()) return;  // produced by a node we could not convert

@@ -3,6 +3,8 @@
 // Checks before running, each with a message naming the input/output:
 //   - input count and every input buffer's size == aclmdlGetInputSizeByIndex
 //     (ACL_ERROR_MODEL_INPUT_NOT_MATCH 100017); inputs must have static shapes;
+//   - no input or output is a sequence or an optional (ACL_ERROR_MODEL_INPUT_NOT_MATCH /
+//     _OUTPUT_NOT_MATCH naming it: ACL has no such type; aclmdlLoad and the desc calls work);
 //   - output count, and every output buffer at least aclmdlGetOutputSizeByIndex bytes for a
 //     static output (ACL_ERROR_MODEL_OUTPUT_NOT_MATCH 100018); a dynamic output must fit too.
 // With a dump config listing the model (dump_state.h), each step it selects is dumped
@@ -107,8 +109,27 @@ void Scatter(const ModelEntry &entry, const std::vector<HostTensor> &results, ac
   }
 }
 
+// aclmdlDataset buffers carry dense tensors only: a sequence or optional model input or output
+// (an ONNX model's, IoDesc::value_kind) has no ACL form, so such a model loads and describes
+// its I/O but does not execute here (omrun runs it).
+void RefuseValueIo(const ModelEntry &entry) {
+  for (const bool in : {true, false}) {
+    const auto &list = in ? entry.model->inputs() : entry.model->outputs();
+    for (size_t i = 0; i < list.size(); ++i) {
+      if (list[i].value_kind == ir::ValueKind::kTensor) continue;
+      ThrowAcl(in ? ACL_ERROR_MODEL_INPUT_NOT_MATCH : ACL_ERROR_MODEL_OUTPUT_NOT_MATCH,
+               std::string(in ? "input " : "output ") + std::to_string(i) + " (" + Quoted(list[i].name) + ") of model " +
+                   std::to_string(entry.id) + " is a " + ValueKindName(list[i].value_kind) + " of " +
+                   DataTypeShortName(list[i].dtype) + " tensors, which an aclmdlDataset buffer cannot carry",
+               "Run the model with omrun, or make its inputs and outputs tensors (e.g. SequenceAt, "
+               "ConcatFromSequence, OptionalGetElement inside the model)");
+    }
+  }
+}
+
 void Execute(uint32_t model_id, const aclmdlDataset *input, aclmdlDataset *output) {
   std::shared_ptr<ModelEntry> entry = ModelRegistry::Instance().Find(model_id);
+  RefuseValueIo(*entry);
   const aclmdlDataset &in = *CheckDataset(input, "input");
   aclmdlDataset &out = *CheckDataset(output, "output");
   CheckOutputs(*entry, out);

@@ -27,6 +27,7 @@
 #include "openatc/rt/runtime.h"
 #include "openatc/runtime/model.h"
 #include "openatc/tensor_io/tensor_io.h"
+#include "openatc/tensor_io/value_io.h"
 #include "compare_run.h"
 #include "profile_trace.h"
 
@@ -38,6 +39,11 @@ double Ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(
 
 const char *GearFlagOf(om::GearKind kind);
 std::vector<tensor_io::HostTensor> LoadUserInputs(const Options &o, const std::vector<runtime::IoDesc> &want);
+
+// "sequence of " for a non-tensor input or output (its dtype and shape are its elements').
+std::string KindPrefix(const runtime::IoDesc &io) {
+  return io.value_kind == ir::ValueKind::kTensor ? std::string() : ValueKindName(io.value_kind) + " of ";
+}
 
 void PrintInfo(const runtime::LoadedModel &m) {
   const om::Model &om = m.model();
@@ -77,14 +83,14 @@ void PrintInfo(const runtime::LoadedModel &m) {
   std::cout << "inputs:\n";
   for (size_t i = 0; i < m.inputs().size(); ++i) {
     const auto &io = m.inputs()[i];
-    std::cout << "  [" << i << "] " << io.name << " " << DataTypeShortName(io.dtype) << " " << ShapeToString(io.shape)
-              << " " << FormatName(io.format) << " (" << io.bytes << " bytes)\n";
+    std::cout << "  [" << i << "] " << io.name << " " << KindPrefix(io) << DataTypeShortName(io.dtype) << " "
+              << ShapeToString(io.shape) << " " << FormatName(io.format) << " (" << io.bytes << " bytes)\n";
   }
   std::cout << "outputs:\n";
   for (size_t i = 0; i < m.outputs().size(); ++i) {
     const auto &io = m.outputs()[i];
-    std::cout << "  [" << i << "] " << io.name << " " << DataTypeShortName(io.dtype) << " " << ShapeToString(io.shape)
-              << " " << FormatName(io.format) << " (" << io.bytes << " bytes)\n";
+    std::cout << "  [" << i << "] " << io.name << " " << KindPrefix(io) << DataTypeShortName(io.dtype) << " "
+              << ShapeToString(io.shape) << " " << FormatName(io.format) << " (" << io.bytes << " bytes)\n";
   }
 }
 
@@ -253,6 +259,19 @@ class Runner {
     return out;
   }
 
+  std::vector<HostValue> RunValuesOnce(const std::vector<HostValue> &inputs, const char *label) {
+    if (trace_) trace_->BeginRun(label);
+    auto out = model_.RunValues(inputs);
+    if (trace_) trace_->EndRun();
+    if (dump_) {
+      dump_->Commit();
+      observers_.all.erase(std::find(observers_.all.begin(), observers_.all.end(), dump_.get()));
+      if (observers_.all.empty()) model_.set_node_observer(nullptr);
+    }
+    dump_.reset();
+    return out;
+  }
+
   void Finish(const Options &o) {
     if (!trace_) return;
     trace_->Write(o.profile);
@@ -265,6 +284,86 @@ class Runner {
   std::unique_ptr<dump::NodeDump> dump_;
   Observers observers_;
 };
+
+// A model with a sequence or optional input or output (README.md, omrun): the values are read
+// and written in value_io.h's forms and compared element by element; --compare (an OM or dump
+// of plain tensors to line up node by node) and random inputs do not apply and are refused.
+int RunValueModel(const Options &o, runtime::LoadedModel &m, double load_ms) {
+  const std::string why = "'" + o.model + "' has sequence or optional inputs or outputs";
+  if (!o.compare.empty())
+    throw Error(ErrorCategory::kUsage, "E10001", "--compare is not supported: " + why, "Drop --compare");
+  if (!o.gear_flag.empty())
+    throw Error(ErrorCategory::kUsage, "E10001", "--" + o.gear_flag + " is given but " + why + " and no gears",
+                "Drop the flag");
+  const auto &want = m.inputs();
+  if (o.inputs.size() != want.size())
+    throw Error(ErrorCategory::kInvalidInput, "OA2301",
+                "the model has " + std::to_string(want.size()) + " input(s) but --input lists " +
+                    std::to_string(o.inputs.size()) + " file(s); " + why + ", so no random inputs are made",
+                "Pass one file per model input (a sequence: a SequenceProto .pb or a folder of 0.npy, 1.npy, ...; an "
+                "optional: an OptionalProto .pb, 'none' or its value)");
+  std::vector<HostValue> inputs;
+  for (size_t i = 0; i < want.size(); ++i)
+    inputs.push_back(tensor_io::LoadValueFile(o.inputs[i], "input " + std::to_string(i) + " '" + want[i].name + "'",
+                                              want[i].value_kind, want[i].dtype, want[i].shape));
+  Runner runner(o, m, o.dump_dir);
+  const auto f0 = Clock::now();
+  std::vector<HostValue> outputs = runner.RunValuesOnce(inputs, "first");
+  const double first_ms = Ms(Clock::now() - f0);
+  for (int i = 0; i < o.warmup; ++i) outputs = runner.RunValuesOnce(inputs, "warmup");
+  if (o.loop > 1 || o.warmup > 0) {
+    std::vector<double> runs;
+    for (int i = 0; i < o.loop; ++i) {
+      const auto s = Clock::now();
+      outputs = runner.RunValuesOnce(inputs, "timed");
+      runs.push_back(Ms(Clock::now() - s));
+    }
+    std::fprintf(stdout, "first run: %.3f ms\n", first_ms);
+    PrintTimings(runs, load_ms);
+  }
+  std::fflush(stdout);
+  runner.Finish(o);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    names.push_back(m.outputs()[i].name);
+    const auto lines = tensor_io::ValueSummaryLines(names.back(), outputs[i]);
+    for (size_t l = 0; l < lines.size(); ++l) std::cout << (l ? "  " : "output " + std::to_string(i) + ": ") << lines[l] << "\n";
+  }
+  std::cout.flush();
+  if (!o.output_dir.empty()) tensor_io::WriteValueOutputs(o.output_dir, names, outputs, o.outfmt);
+  bool all_ok = true;
+  for (size_t i = 0; i < o.expected_outputs.size() && i < outputs.size(); ++i) {
+    const runtime::IoDesc &d = m.outputs()[i];
+    const HostValue &got = outputs[i];
+    // The expected file is read as the output's kind, with the dtype the run produced.
+    ge::DataType dtype = d.dtype;
+    if (got.present && !IsSequenceKind(got.kind)) dtype = got.tensor.dtype;
+    if (got.present && IsSequenceKind(got.kind) && !got.seq.empty()) dtype = got.seq.front().dtype;
+    const std::vector<int64_t> shape = got.present && !IsSequenceKind(got.kind) ? got.tensor.shape : std::vector<int64_t>{-2};
+    const HostValue expected = tensor_io::LoadValueFile(
+        o.expected_outputs[i], "expected output " + std::to_string(i) + " '" + names[i] + "'", d.value_kind, dtype, shape);
+    const tensor_io::ValueComparison c = tensor_io::CompareValues(got, expected, o.atol, o.rtol);
+    if (!c.problem.empty()) {
+      std::fprintf(stdout, "compare output %zu (%s): FAIL %s\n", i, names[i].c_str(), c.problem.c_str());
+      all_ok = false;
+      continue;
+    }
+    double max_abs = 0, max_ratio = 0;
+    for (const auto &e : c.elements) {
+      max_abs = std::max(max_abs, e.max_abs);
+      max_ratio = std::max(max_ratio, e.max_ratio);
+    }
+    std::fprintf(stdout, "compare output %zu (%s): %s %zu tensor(s) max_abs_err %.6g max_err_to_tol %.6g\n", i,
+                 names[i].c_str(), c.ok ? "PASS" : "FAIL", c.elements.size(), max_abs, max_ratio);
+    for (size_t j = 0; j < c.elements.size(); ++j) {
+      if (c.elements[j].ok) continue;
+      std::fprintf(stdout, "  element %zu: first mismatch at %zu: actual %.9g expected %.9g\n", j,
+                   c.elements[j].first_bad_index, c.elements[j].first_bad_actual, c.elements[j].first_bad_expected);
+    }
+    all_ok = all_ok && c.ok;
+  }
+  return all_ok ? 0 : 1;
+}
 
 int Run(const Options &o) {
   if (!o.output_dir.empty()) CheckOutputDir(o.output_dir);
@@ -286,6 +385,7 @@ int Run(const Options &o) {
     }
     for (const auto &file : o.expected_outputs) tensor_io::KindFromPath(file);
   }
+  if (model->has_value_io()) return RunValueModel(o, *model, load_ms);
   auto inputs = LoadInputs(o, *model, ChooseGear(o, *model));
   std::unique_ptr<ScratchDir> scratch;
   if (!o.compare.empty()) {

@@ -30,7 +30,10 @@ std::string OmrunHelpText() {
       "passes when every element does, that is when the printed max_err_to_tol, the largest\n"
       "|actual - expected| / (atol + rtol * |expected|), is at most 1. max_abs_err is the largest\n"
       "|actual - expected|; max_rel_err the largest |actual - expected| / |expected| over the elements\n"
-      "with |expected| > atol (n/a when there are none).\n";
+      "with |expected| > atol (n/a when there are none).\n"
+      "\nSequence and optional inputs and outputs (ONNX): a sequence is a SequenceProto .pb or a folder of\n"
+      "0.npy, 1.npy, ...; an optional an OptionalProto .pb, 'none' or its value. A sequence output is\n"
+      "written as DIR/output_<i>/<j>.<ext> and compared element by element.\n";
   return text;
 }
 

@@ -347,6 +347,12 @@ class Run {
       v.pending = Uses({ni, 0});
       return;
     }
+    if (IsSequenceKind(want.value_kind)) {
+      throw Error(ErrorCategory::kInvalidInput, "OA2202",
+                  "input " + std::to_string(k) + " ('" + want.name + "') is a " + ValueKindName(want.value_kind) + " of " +
+                      DataTypeShortName(want.dtype) + " tensors but a single tensor was given",
+                  "Feed a sequence (LoadedModel::RunValues; omrun: a SequenceProto .pb or a folder of .npy files)");
+    }
     if (in.dtype != want.dtype || !ShapeMatches(want.shape, in.shape)) {
       throw Error(ErrorCategory::kInvalidInput, "OA2202",
                   "input " + std::to_string(k) + " ('" + want.name + "') expects " + DataTypeShortName(want.dtype) +
@@ -399,9 +405,27 @@ class Run {
       if (node.type == ir::kData) FeedInput(i);
       else if (node.type == ir::kConst || node.type == ir::kConstant) BindConst(i);
       else if (ir::IsNativeOp(node.type)) RunNative(i);
+      else if (node.type == "Identity" && ForwardsAggregate(i)) ForwardAggregate(i);
       else if (im_.observer == nullptr) RunCustom(i);
       else RunObserved(i);
     }
+  }
+
+  // ONNX Identity takes any type (opset 14+: sequences, 16+: optionals); the built-in op sees
+  // tensors only, so a sequence or optional passes through here.
+  bool ForwardsAggregate(size_t i) const {
+    const ir::Node &node = g_.nodes[i];
+    if (node.inputs.size() != 1 || !node.inputs[0].connected()) return false;
+    auto it = values_.find({node.inputs[0].node, node.inputs[0].index});
+    return it != values_.end() && it->second.aggregate != nullptr;
+  }
+  void ForwardAggregate(size_t i) {
+    const ir::Endpoint &e = g_.nodes[i].inputs[0];
+    auto it = values_.find({e.node, e.index});
+    Value &v = values_[{static_cast<int32_t>(i), 0}];
+    v.aggregate = it->second.aggregate;
+    v.pending = Uses({static_cast<int32_t>(i), 0});
+    if (it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
   }
 
   // A value as native ops take it: a copy of its tensor, or its sequence / optional.
@@ -680,7 +704,8 @@ class Run {
       if (v.aggregate) {
         throw Error(ErrorCategory::kInvalidInput, "OA2210",
                     "output " + std::to_string(r) + " ('" + im_.outputs[r].name + "') is a sequence or an optional",
-                    "Return tensors from the model (e.g. ConcatFromSequence, OptionalGetElement)");
+                    "Run the model with LoadedModel::RunValues (omrun does), or return tensors from it (e.g. "
+                    "ConcatFromSequence, OptionalGetElement)");
       }
       const gert::Tensor &t = v.tensor;
       if (direct_ != nullptr) {

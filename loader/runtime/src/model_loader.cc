@@ -19,7 +19,8 @@ IoDesc Describe(const std::string &name, const ir::TensorDesc &d) {
   io.dtype = d.dtype;
   io.format = d.format;
   io.shape = d.shape;
-  io.bytes = static_cast<size_t>(TensorByteSize(d.dtype, d.shape).value_or(0));
+  io.value_kind = d.value_kind;
+  io.bytes = d.value_kind == ir::ValueKind::kTensor ? static_cast<size_t>(TensorByteSize(d.dtype, d.shape).value_or(0)) : 0;
   return io;
 }
 
@@ -78,6 +79,12 @@ LoadedModel::~LoadedModel() {
 
 const std::vector<IoDesc> &LoadedModel::inputs() const { return impl_->inputs; }
 const std::vector<IoDesc> &LoadedModel::outputs() const { return impl_->outputs; }
+bool LoadedModel::has_value_io() const {
+  for (const auto *list : {&impl_->inputs, &impl_->outputs})
+    for (const IoDesc &d : *list)
+      if (d.value_kind != ir::ValueKind::kTensor) return true;
+  return false;
+}
 const om::Model &LoadedModel::model() const { return impl_->model; }
 
 std::unique_ptr<LoadedModel> LoadedModel::Load(om::Model model, const std::string &path) {

@@ -9,19 +9,13 @@
 #include <vector>
 
 #include "openatc/common/host_tensor.h"
+#include "openatc/common/host_value.h"
 #include "openatc/ir/graph.h"
 
 namespace openatc::runtime {
 
-/// One value of a run, of any ValueKind: a dense tensor, a sequence of tensors, or an optional
-/// of either (`present` false = None). An absent optional input of a node is a kTensor value
-/// with `present` false.
-struct RtValue {
-  ir::ValueKind kind = ir::ValueKind::kTensor;
-  bool present = true;
-  HostTensor tensor;             ///< kTensor, kOptionalTensor
-  std::vector<HostTensor> seq;   ///< kSequence, kOptionalSequence
-};
+/// One value of a run, of any ValueKind (openatc/common/host_value.h).
+using RtValue = HostValue;
 
 /// Runs the subgraph in attr `attr` of the node on `inputs` (formal inputs then the node's
 /// captured values) and returns its outputs.

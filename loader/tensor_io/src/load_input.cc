@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "file_util.h"
+#include "load_check.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
 #include "openatc/tensor_io/tensor_io.h"
@@ -63,6 +64,11 @@ HostTensor LoadTensorFile(const std::string &path, const std::string &label, ge:
     ErrorCategory category = e.category() == ErrorCategory::kIo ? ErrorCategory::kInvalidInput : e.category();
     throw Error(category, e.code(), label + ": " + e.message(), e.hint()).WithFile(path);
   }
+  return CheckLoadedTensor(std::move(t), kind, path, label, expected_dtype, expected_shape);
+}
+
+HostTensor CheckLoadedTensor(HostTensor t, FileKind kind, const std::string &path, const std::string &label,
+                             ge::DataType expected_dtype, const std::vector<int64_t> &expected_shape) {
   const std::string expected_text = DataTypeShortName(expected_dtype) + " " + ShapeToString(expected_shape);
   if (kind == FileKind::kBin) {
     const int64_t count = ShapeElementCount(expected_shape);

@@ -1,4 +1,5 @@
-// Reading one serialized onnx.TensorProto (.pb) into a HostTensor (raw_data or typed fields).
+// Reading one serialized onnx.TensorProto (.pb) into a HostTensor (raw_data or typed fields);
+// FromTensorProto also serves the elements of SequenceProto / OptionalProto files (value_io.cc).
 // Field meanings: onnx/onnx.proto (TensorProto) of libonnx-dev 1.12.
 #include <cstring>
 #include <limits>
@@ -8,6 +9,7 @@
 #include <onnx/onnx_pb.h>
 
 #include "file_util.h"
+#include "onnx_tensor.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
 #include "openatc/onnx_dtype.h"
@@ -39,6 +41,10 @@ HostTensor ReadOnnxTensorPb(const std::string &path) {
     Bad(path, "the file is larger than 2 GiB, the protobuf limit", "Use a .npy or .bin file");
   onnx::TensorProto proto;
   if (!proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size()))) Bad(path, "protobuf parsing failed");
+  return FromTensorProto(proto, path);
+}
+
+HostTensor FromTensorProto(const onnx::TensorProto &proto, const std::string &path) {
   if (proto.data_location() == onnx::TensorProto::EXTERNAL || proto.external_data_size() > 0)
     Bad(path, "external data is not supported", "Store the data inside the TensorProto (raw_data)");
   if (proto.has_segment()) Bad(path, "segmented tensors are not supported");

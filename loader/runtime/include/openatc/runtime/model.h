@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "openatc/common/host_tensor.h"
+#include "openatc/common/host_value.h"
 #include "openatc/om/model.h"
 
 namespace openatc::gert_impl {
@@ -27,12 +28,15 @@ namespace openatc::runtime {
 
 /// A model input or output: name (Data node name / producing node "name:index"), dtype, shape
 /// (-1 for a dim known only at run time) and byte size (0 when the shape is not static).
+/// `value_kind` is what the value is (ONNX model I/O may be a sequence or an optional): for the
+/// non-tensor kinds `dtype` and `shape` describe the elements and `bytes` is 0.
 struct IoDesc {
   std::string name;
   ge::DataType dtype = ge::DT_UNDEFINED;
   ge::Format format = ge::FORMAT_ND;
   std::vector<int64_t> shape;
   size_t bytes = 0;
+  ir::ValueKind value_kind = ir::ValueKind::kTensor;
 };
 
 /// How a static model runs. kAuto: GE's static-model behaviour (record each node's launches on the
@@ -88,8 +92,20 @@ class LoadedModel {
 
   /// Runs once. `inputs` in model input order; each is checked against the input's dtype and
   /// shape (kInvalidInput naming the input). Returns the outputs in model output order with the
-  /// shapes the ops produced.
+  /// shapes the ops produced. A model with a sequence or optional input or output
+  /// (has_value_io()) is refused here (kInvalidInput OA2202 / OA2210 naming it): run it with
+  /// RunValues.
   std::vector<HostTensor> Run(const std::vector<HostTensor> &inputs);
+
+  /// Whether some model input or output is not a dense tensor (IoDesc::value_kind).
+  bool has_value_io() const;
+  /// Runs once on values of any kind, in model input order, returning the outputs in model
+  /// output order as values of their IoDesc::value_kind. Each input must be of its input's kind
+  /// (a plain tensor is also taken for an optional tensor input, as a present value), its
+  /// tensors (a sequence's elements) of the input's dtype, and of its shape for tensor inputs;
+  /// else kInvalidInput OA2202 naming the input. A model without such I/O runs as Run; a geared
+  /// model with such I/O is refused (OA2202).
+  std::vector<HostValue> RunValues(const std::vector<HostValue> &inputs);
 
   /// Caller-owned memory for one model input or output (host memory of the host target).
   struct Buffer {
