@@ -3,7 +3,8 @@
 //   ReduceMean/Max/Min/Prod/L1/L2/LogSum/LogSumExp/SumSquare-18: `axes` attr became optional
 //     input 1, with `noop_with_empty_axes`; the built-ins implement the attribute form, so a
 //     constant axes input becomes the attribute again (empty axes + noop = Identity); an axes
-//     input computed at run time is reported as unsupported.
+//     input computed in the graph or fed at run time stays input 1, which the built-ins read in
+//     place of the attribute (reported as unsupported only with noop_with_empty_axes = 1).
 //   Resize-18: `antialias` (1 is unsupported), `keep_aspect_ratio_policy` (only "stretch", the
 //     Resize-13 behaviour, is supported), `axes` (unsupported).
 //   Cast/CastLike-19: `saturate` (and Cast-24's `round_mode`) only change casts into float8 types,
@@ -63,10 +64,12 @@ void ReduceAxesInputToAttr(PendingNode &n, const ConstLookup &const_of, const st
   std::vector<int64_t> axes;
   if (n.inputs.size() > 1 && !n.inputs[1].name.empty()) {
     const ir::ConstTensor *t = const_of(n.inputs[1].name);
+    if (t == nullptr && noop == 0) return;  // computed axes stay input 1 (ops/common/reduce.h)
     if (t == nullptr || !ConstInts(*t, &axes)) {
       problems->push_back({where, n.op_type + "'s axes input '" + n.inputs[1].name +
-                                      "' is not an int64 constant (initializer or Constant); OpenATC needs the "
-                                      "axes at compile time"});
+                                      (t == nullptr ? "' is computed and noop_with_empty_axes is 1; OpenATC "
+                                                      "needs such axes at compile time"
+                                                    : "' is not an int64 constant")});
       return;
     }
   }
