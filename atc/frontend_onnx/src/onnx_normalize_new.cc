@@ -10,7 +10,7 @@
 //   Cast/CastLike-19: `saturate` (and Cast-24's `round_mode`) only change casts into float8 types,
 //     which OpenATC refuses, so the attributes are dropped; a Cast into a dtype OpenATC has not
 //     (float8, int4, ...) is listed.
-//   AveragePool-19: `dilations` other than all ones is listed (the built-in pools undilated).
+//   AveragePool-19: `dilations` is kept (the built-in pools dilated windows with a plain loop).
 // Every other attribute of an opset-18+ node that libonnx 1.12's schema of the op does not know
 // is listed too (CheckNewerAttributes), so that no newer attribute is silently ignored.
 #include <onnx/defs/schema.h>
@@ -106,19 +106,9 @@ bool HandledNewerAttribute(const std::string &op, const std::string &attr) {
   if (op == "Split") return attr == "num_outputs";
   if (op == "Resize") return attr == "antialias" || attr == "keep_aspect_ratio_policy" || attr == "axes";
   if (op == "Cast" || op == "CastLike") return attr == "saturate" || attr == "round_mode";
-  if (op == "AveragePool") return attr == "dilations";
+  if (op == "AveragePool") return attr == "dilations";                    // the built-ins implement these
+  if (op == "LpPool") return attr == "dilations" || attr == "ceil_mode";
   return false;
-}
-
-void AveragePoolOpset19(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
-  auto it = n.attrs.find("dilations");
-  if (it == n.attrs.end()) return;
-  for (int64_t d : it->second.list_i)
-    if (d != 1) {
-      problems->push_back({where, "AveragePool with dilations other than 1 is not supported"});
-      return;
-    }
-  n.attrs.erase(it);
 }
 
 void CastOpset19(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
@@ -142,8 +132,6 @@ void NormalizeNewerNode(PendingNode &n, int64_t opset, const ConstLookup &const_
     ResizeOpset18(n, where, problems);
   } else if ((n.op_type == "Cast" || n.op_type == "CastLike") && opset >= 19) {
     CastOpset19(n, where, problems);
-  } else if (n.op_type == "AveragePool" && opset >= 19) {
-    AveragePoolOpset19(n, where, problems);
   }
 }
 

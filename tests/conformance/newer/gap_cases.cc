@@ -1,7 +1,8 @@
 // The cases behind the fixes found by running ONNX's own newer backend node tests
 // (docs/conformance-newer.md, "ONNX's own newer cases"): IR 12 models, Mish-18,
-// Reduce*-18 axes computed in the graph or fed at run time, ReduceMax/Min-20 over bool. Expected values
-// by hand or by plain loops here, independent of ops/.
+// Reduce*-18 axes computed in the graph or fed at run time, ReduceMax/Min-20 over bool,
+// LpNormalization, LpPool, pools' ceil_mode and AveragePool dilations. Expected values by hand
+// or by plain loops here, independent of ops/.
 #include <onnx/defs/attr_proto_util.h>
 
 #include <cmath>
@@ -72,9 +73,72 @@ void ReduceAxesCases(const std::string &root) {
   mn.Write(root);
 }
 
+// LpNormalization: p = 1 along axis 0 of [2,3] with an all-zero column (0 / 0 = NaN, as ONNX's
+// reference), and the default p = 2 along the last axis.
+void LpNormalizationCases(const std::string &root) {
+  const float nan = std::nanf("");
+  Case l1("test_lpnormalization_p1_axis0_zero_column", 22, 10);
+  l1.Input("x", {2, 3}, {1, 0, -3, 3, 0, 1});
+  l1.AddNode("LpNormalization", {"x"}, {"y"}, {onnx::MakeAttribute("axis", int64_t{0}),
+                                              onnx::MakeAttribute("p", int64_t{1})});
+  l1.Output("y", {2, 3}, {0.25f, nan, -0.75f, 0.75f, nan, 0.25f});
+  l1.Write(root);
+  Case l2("test_lpnormalization_p2_default_axis", 22, 10);  // rows (3, 4) and (-6, 8): norms 5, 10
+  l2.Input("x", {2, 2}, {3, 4, -6, 8});
+  l2.AddNode("LpNormalization", {"x"}, {"y"});
+  l2.Output("y", {2, 2}, {0.6f, 0.8f, -0.6f, 0.8f});
+  l2.Write(root);
+}
+
+// Pools of opsets 18-22, values by hand: LpPool-18 with dilations and ceil_mode, MaxPool and
+// AveragePool ceil_mode dropping a last window that would start in the end padding,
+// AveragePool-19 dilated with count_include_pad and ceil_mode (the ceil extension is not counted).
+void PoolCases(const std::string &root) {
+  using onnx::MakeAttribute;
+  using V = std::vector<int64_t>;
+  // x = 1, -2, 3, -4, 5, -6; kernel 2, dilation 2 (taps i, i + 2), stride 2, ceil: windows at 0, 2, 4,
+  // the last with one tap inside.
+  Case lp("test_lppool_18_dilated_ceil", 18, 9);
+  lp.Input("x", {1, 1, 6}, {1, -2, 3, -4, 5, -6});
+  lp.AddNode("LpPool", {"x"}, {"y"}, {MakeAttribute("kernel_shape", V{2}), MakeAttribute("dilations", V{2}),
+                                      MakeAttribute("strides", V{2}), MakeAttribute("ceil_mode", int64_t{1}),
+                                      MakeAttribute("p", int64_t{2})});
+  lp.Output("y", {1, 1, 3}, {std::sqrt(10.0f), std::sqrt(34.0f), 5});
+  lp.Write(root);
+  // in 2, kernel 1, stride 2, ceil: floor gives 1 window; the ceil one would start at 2, past X.
+  for (const char *op : {"MaxPool", "AveragePool"}) {
+    Case c(std::string("test_") + (op[0] == 'M' ? "maxpool" : "averagepool") + "_22_ceil_drops_window_in_pad", 22, 10);
+    c.Input("x", {1, 1, 2}, {3, 7});
+    c.AddNode(op, {"x"}, {"y"}, {MakeAttribute("kernel_shape", V{1}), MakeAttribute("strides", V{2}),
+                                 MakeAttribute("ceil_mode", int64_t{1})});
+    c.Output("y", {1, 1, 1}, {3});
+    c.Write(root);
+  }
+  // x = 1..5, pads [1, 0], kernel 2, dilation 2, stride 2, ceil, count_include_pad: windows start at
+  // -1 (taps: pad, x[1] = 2 -> 2/2), 1 (x[1], x[3] -> 6/2), 3 (x[3] = 4, then position 5 in the
+  // ceil extension -> 4/1).
+  Case av("test_averagepool_19_dilated_include_pad_ceil", 19, 9);
+  av.Input("x", {1, 1, 5}, {1, 2, 3, 4, 5});
+  av.AddNode("AveragePool", {"x"}, {"y"}, {MakeAttribute("kernel_shape", V{2}), MakeAttribute("dilations", V{2}),
+                                           MakeAttribute("strides", V{2}), MakeAttribute("pads", V{1, 0}),
+                                           MakeAttribute("ceil_mode", int64_t{1}),
+                                           MakeAttribute("count_include_pad", int64_t{1})});
+  av.Output("y", {1, 1, 3}, {1, 3, 4});
+  av.Write(root);
+  Case ex("test_averagepool_19_dilated_exclude_pad", 19, 9);  // the same windows, padding not counted
+  ex.Input("x", {1, 1, 5}, {1, 2, 3, 4, 5});
+  ex.AddNode("AveragePool", {"x"}, {"y"}, {MakeAttribute("kernel_shape", V{2}), MakeAttribute("dilations", V{2}),
+                                           MakeAttribute("strides", V{2}), MakeAttribute("pads", V{1, 0}),
+                                           MakeAttribute("ceil_mode", int64_t{1})});
+  ex.Output("y", {1, 1, 3}, {2, 3, 4});
+  ex.Write(root);
+}
+
 }  // namespace
 
 void GapCases(const std::string &root) {
+  PoolCases(root);
+  LpNormalizationCases(root);
   Ir12Cases(root);
   MishCases(root);
   ReduceAxesCases(root);
