@@ -5,8 +5,8 @@
 //     constant axes input becomes the attribute again (empty axes + noop = Identity); an axes
 //     input computed in the graph or fed at run time stays input 1, which the built-ins read in
 //     place of the attribute (reported as unsupported only with noop_with_empty_axes = 1).
-//   Resize-18: `antialias` (1 is unsupported), `keep_aspect_ratio_policy` (only "stretch", the
-//     Resize-13 behaviour, is supported), `axes` (unsupported).
+//   Resize-18: `antialias` (1 is unsupported); `keep_aspect_ratio_policy` and `axes` reach the
+//     built-in, which implements them.
 //   Cast/CastLike-19: `saturate` (and Cast-24's `round_mode`) only change casts into float8 types,
 //     which OpenATC refuses, so the attributes are dropped; a Cast into a dtype OpenATC has not
 //     (float8, int4, ...) is listed.
@@ -90,14 +90,6 @@ void ReduceAxesInputToAttr(PendingNode &n, const ConstLookup &const_of, const st
 void ResizeOpset18(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
   if (TakeInt(n, "antialias", 0) != 0 && n.attrs.count("mode") && n.attrs["mode"].s != "nearest")
     problems->push_back({where, "Resize with antialias = 1 is not supported"});
-  auto policy = n.attrs.find("keep_aspect_ratio_policy");
-  if (policy != n.attrs.end()) {
-    if (policy->second.s != "stretch")
-      problems->push_back({where, "Resize's keep_aspect_ratio_policy '" + policy->second.s +
-                                      "' is not supported (only 'stretch')"});
-    n.attrs.erase(policy);
-  }
-  if (n.attrs.count("axes")) problems->push_back({where, "Resize's axes attribute is not supported"});
 }
 
 // Attributes added after opset 17 that the normalisation or the built-ins handle.

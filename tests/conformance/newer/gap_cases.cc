@@ -1,8 +1,8 @@
 // The cases behind the fixes found by running ONNX's own newer backend node tests
 // (docs/conformance-newer.md, "ONNX's own newer cases"): IR 12 models, Mish-18,
 // Reduce*-18 axes computed in the graph or fed at run time, ReduceMax/Min-20 over bool,
-// LpNormalization, LpPool, pools' ceil_mode and AveragePool dilations. Expected values by hand
-// or by plain loops here, independent of ops/.
+// LpNormalization, LpPool, pools' ceil_mode and AveragePool dilations, Resize-18 axes and
+// keep_aspect_ratio_policy. Expected values by hand or by plain loops here, independent of ops/.
 #include <onnx/defs/attr_proto_util.h>
 
 #include <cmath>
@@ -134,9 +134,52 @@ void PoolCases(const std::string &root) {
   ex.Write(root);
 }
 
+// Resize-18/19 `axes` and `keep_aspect_ratio_policy`, nearest with asymmetric coordinates and floor
+// rounding (x_original = x_resized / scale), values by hand.
+void ResizeCases(const std::string &root) {
+  using onnx::MakeAttribute;
+  const std::vector<onnx::AttributeProto> nearest = {
+      MakeAttribute("mode", std::string("nearest")),
+      MakeAttribute("coordinate_transformation_mode", std::string("asymmetric")),
+      MakeAttribute("nearest_mode", std::string("floor"))};
+  auto with = [&](std::vector<onnx::AttributeProto> extra) {
+    extra.insert(extra.begin(), nearest.begin(), nearest.end());
+    return extra;
+  };
+  // axes [3], sizes [4]: W 2 -> 4 (sources 0, 0, 1, 1); H untouched.
+  Case ax("test_resize_18_axes_sizes_nearest", 18, 9);
+  ax.Input("x", {1, 1, 2, 2}, {1, 2, 3, 4});
+  ax.IntInit("sizes", {1}, {4});
+  ax.AddNode("Resize", {"x", "", "", "sizes"}, {"y"}, with({MakeAttribute("axes", std::vector<int64_t>{3})}));
+  ax.Output("y", {1, 1, 2, 4}, {1, 1, 2, 2, 3, 3, 4, 4});
+  ax.Write(root);
+  // x [1,1,2,4] = 1..8, axes [2, 3], sizes [3, 3]: ratios 1.5 and 0.75.
+  std::vector<float> x(8);
+  for (size_t i = 0; i < 8; ++i) x[i] = static_cast<float>(i + 1);
+  // not_larger: scale 0.75, out floor(0.75 * [2, 4] + 0.5) = [2, 3]; sources rows 0, 1, cols 0, 1, 2.
+  Case nl("test_resize_19_keep_aspect_not_larger", 19, 9);
+  nl.Input("x", {1, 1, 2, 4}, x);
+  nl.IntInit("sizes", {2}, {3, 3});
+  nl.AddNode("Resize", {"x", "", "", "sizes"}, {"y"},
+             with({MakeAttribute("axes", std::vector<int64_t>{2, 3}),
+                   MakeAttribute("keep_aspect_ratio_policy", std::string("not_larger"))}));
+  nl.Output("y", {1, 1, 2, 3}, {1, 2, 3, 5, 6, 7});
+  nl.Write(root);
+  // not_smaller: scale 1.5, out [3, 6]; sources rows 0, 0, 1, cols 0, 0, 1, 2, 2, 3.
+  Case ns("test_resize_19_keep_aspect_not_smaller", 19, 9);
+  ns.Input("x", {1, 1, 2, 4}, x);
+  ns.IntInit("sizes", {2}, {3, 3});
+  ns.AddNode("Resize", {"x", "", "", "sizes"}, {"y"},
+             with({MakeAttribute("axes", std::vector<int64_t>{-2, -1}),
+                   MakeAttribute("keep_aspect_ratio_policy", std::string("not_smaller"))}));
+  ns.Output("y", {1, 1, 3, 6}, {1, 1, 2, 3, 3, 4, 1, 1, 2, 3, 3, 4, 5, 5, 6, 7, 7, 8});
+  ns.Write(root);
+}
+
 }  // namespace
 
 void GapCases(const std::string &root) {
+  ResizeCases(root);
   PoolCases(root);
   LpNormalizationCases(root);
   Ir12Cases(root);
