@@ -2,7 +2,8 @@
 // (docs/conformance-newer.md, "ONNX's own newer cases"): IR 12 models, Mish-18,
 // Reduce*-18 axes computed in the graph or fed at run time, ReduceMax/Min-20 over bool,
 // LpNormalization, LpPool, pools' ceil_mode and AveragePool dilations, Resize-18 axes and
-// keep_aspect_ratio_policy. Expected values by hand or by plain loops here, independent of ops/.
+// keep_aspect_ratio_policy, AffineGrid-20. Expected values by hand or by plain loops here,
+// independent of ops/.
 #include <onnx/defs/attr_proto_util.h>
 
 #include <cmath>
@@ -176,9 +177,43 @@ void ResizeCases(const std::string &root) {
   ns.Write(root);
 }
 
+// AffineGrid-20: 2-D without align_corners (base coordinates -1 + (2i + 1) / L), theta = [[1, 0,
+// 0.5], [0, 2, 0]] -> (x + 0.5, 2y); 3-D with align_corners (coordinates -1, 1), theta = identity
+// plus z + 1 -> (x, y, z + 1). The size is fed at run time in the 3-D case.
+void AffineGridCases(const std::string &root) {
+  Case g2("test_affine_grid_20_2d_shift_scale", 20, 9);
+  g2.Input("theta", {1, 2, 3}, {1, 0, 0.5f, 0, 2, 0});
+  g2.IntInit("size", {4}, {1, 1, 2, 3});
+  g2.AddNode("AffineGrid", {"theta", "size"}, {"grid"});
+  std::vector<float> e2;
+  for (int y = 0; y < 2; ++y)
+    for (int x = 0; x < 3; ++x) {
+      const double bx = -1 + (2.0 * x + 1) / 3, by = -1 + (2.0 * y + 1) / 2;
+      e2.push_back(static_cast<float>(bx + 0.5));
+      e2.push_back(static_cast<float>(2 * by));
+    }
+  g2.Output("grid", {1, 2, 3, 2}, e2);
+  g2.Write(root);
+  Case g3("test_affine_grid_20_3d_align_corners_runtime_size", 20, 9);
+  g3.Input("theta", {1, 3, 4}, {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 1});
+  g3.InputInt64("size", {5}, {1, 1, 2, 2, 2});
+  g3.AddNode("AffineGrid", {"theta", "size"}, {"grid"}, {onnx::MakeAttribute("align_corners", int64_t{1})});
+  std::vector<float> e3;
+  for (int z = 0; z < 2; ++z)
+    for (int y = 0; y < 2; ++y)
+      for (int x = 0; x < 2; ++x) {
+        e3.push_back(x == 0 ? -1.0f : 1.0f);
+        e3.push_back(y == 0 ? -1.0f : 1.0f);
+        e3.push_back(z == 0 ? 0.0f : 2.0f);
+      }
+  g3.Output("grid", {1, 2, 2, 2, 3}, e3);
+  g3.Write(root);
+}
+
 }  // namespace
 
 void GapCases(const std::string &root) {
+  AffineGridCases(root);
   ResizeCases(root);
   PoolCases(root);
   LpNormalizationCases(root);
