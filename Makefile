@@ -5,6 +5,8 @@ FUZZ_BUILD ?= build-fuzz
 FUZZERS    ?= om_reader_fuzz ge_ir_fuzz npy_fuzz onnx_fuzz atc_argv_fuzz aipp_config_fuzz singleop_json_fuzz
 FUZZ_TIME  ?= 30
 PREFIX     ?= /usr/local/openatc
+ORT_DATA   ?= /usr/share/libonnx-testdata/data
+ORT_FOLDERS ?= node,pytorch-converted,pytorch-operator,simple
 JOBS       ?= $(shell nproc)
 # Sanitizer builds (asan, fuzz): -O1 keeps them fast to build and run; -g1 (line tables) is all
 # a sanitizer report needs for file:line stack traces.
@@ -19,7 +21,7 @@ DEPS := cmake ninja-build g++ make python3 libcli11-dev nlohmann-json3-dev libfl
 
 DEMO_OUT := $(BUILD)/demo
 
-.PHONY: all deps build demo test asan fuzz fuzz-smoke conformance bench bench-ort install clean help
+.PHONY: all deps build demo test asan fuzz fuzz-smoke conformance conformance-ort ort-peer bench bench-ort install clean help
 
 all: build
 
@@ -33,6 +35,7 @@ help:
 	@echo "make fuzz-smoke  make fuzz, then run each of FUZZERS for FUZZ_TIME=$(FUZZ_TIME) s; fails on any finding"
 	@echo "make conformance  run every ONNX backend case of libonnx-testdata and OpenATC's opset-18+ cases; rewrites docs/conformance.md, docs/conformance-newer.md"
 	@echo "make bench    build and run the benchmarks (OM load vs read(), sink replay vs Execute every run, memory-plan arena, op compile cache cold vs warm)"
+	@echo "make conformance-ort  install onnxruntime-node (npm) into $(BUILD)/ort-peer and run ONNX Runtime on the ONNX cases under ORT_DATA=$(ORT_DATA) (folders ORT_FOLDERS=$(ORT_FOLDERS)) with onnx_conformance's tolerances; writes $(BUILD)/ort_conformance.tsv"
 	@echo "make bench-ort  install onnxruntime-node (npm) into $(BUILD)/ort-peer and run omrun vs ONNX Runtime on the shared models"
 	@echo "make install  install a CANN-shaped tree into PREFIX=$(PREFIX) (then: source PREFIX/set_env.sh)"
 	@echo "make clean    remove the build folders"
@@ -100,12 +103,21 @@ bench: deps build
 	$(BUILD)/tests/arena_bench
 	OPENATC_SOURCE_DIR=$(CURDIR) OPENATC_BUILD_DIR=$(CURDIR)/$(BUILD) $(BUILD)/tests/kernel_cache_bench
 
-# omrun vs ONNX Runtime: onnxruntime-node from npm into $(BUILD)/ort-peer (README.md "Benchmarks").
-bench-ort: deps build
-	@command -v npm >/dev/null || { echo "bench-ort needs Node.js and npm (apt-get install nodejs npm)"; exit 1; }
+# The peer, ONNX Runtime: onnxruntime-node from npm into $(BUILD)/ort-peer (README.md "Benchmarks").
+ort-peer:
+	@command -v npm >/dev/null || { echo "the ONNX Runtime peer needs Node.js and npm (apt-get install nodejs npm)"; exit 1; }
 	mkdir -p $(BUILD)/ort-peer
 	cd $(BUILD)/ort-peer && { [ -f package.json ] || npm init -y >/dev/null; } && \
 	  ONNXRUNTIME_NODE_INSTALL=skip npm install --no-audit --no-fund onnxruntime-node@1.30.0 onnx-proto@8.0.1
+
+# ONNX Runtime over ONNX backend case folders, side by side with onnx_conformance
+# (docs/conformance-newer.md "ONNX's own newer cases"): make conformance-ort ORT_DATA=DIR ORT_FOLDERS=node
+conformance-ort: ort-peer
+	node tests/conformance/ort_conformance.js --peer $(BUILD)/ort-peer --data $(ORT_DATA) --folders $(ORT_FOLDERS) \
+	  --jobs $(JOBS) --tsv $(BUILD)/ort_conformance.tsv
+
+# omrun vs ONNX Runtime on the shared models.
+bench-ort: deps build ort-peer
 	$(BUILD)/tests/ort_bench
 	$(BUILD)/tests/ort_bench --busy
 

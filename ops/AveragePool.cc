@@ -1,8 +1,10 @@
-// AveragePool (ONNX AveragePool-11): mean over sliding windows of X (N, C, spatial...) with
-// kernel_shape, strides, pads or auto_pad, ceil_mode and count_include_pad (padding counted in
-// the divisor or not). oneDNN pooling (f32; float16/double via f32). openatc_chain_layout = 1
-// (atc's LayoutPlanningPass): X and Y in the chain layout (ops/common/conv_layout.h).
+// AveragePool (ONNX AveragePool-11/19): mean over sliding windows of X (N, C, spatial...) with
+// kernel_shape, strides, pads or auto_pad, ceil_mode, count_include_pad (padding counted in the
+// divisor or not) and (opset 19) dilations. oneDNN pooling (f32; float16/double via f32); with
+// dilations other than 1, ops/common/plain_pool.h's loop. openatc_chain_layout = 1 (atc's
+// LayoutPlanningPass, never for dilated pools): X and Y in the chain layout (ops/common/conv_layout.h).
 #include "common/dnnl_pool.h"
+#include "common/plain_pool.h"
 
 namespace ge {
 REG_OP(AveragePool)
@@ -15,22 +17,25 @@ REG_OP(AveragePool)
     .ATTR(pads, ListInt, {})
     .ATTR(strides, ListInt, {})
     .ATTR(openatc_chain_layout, Int, 0)
+    .ATTR(dilations, ListInt, {})
     .OP_END_FACTORY_REG(AveragePool);
 }  // namespace ge
 
 namespace openatc_ops {
 namespace {
-enum Attr { kAutoPad, kCeilMode, kCountIncludePad, kKernelShape, kPads, kStrides, kChain };
+enum Attr { kAutoPad, kCeilMode, kCountIncludePad, kKernelShape, kPads, kStrides, kChain, kDilations };
 
-std::string Resolve(const gert::ExtendedKernelContext *ctx, const Dims &x, Window *w, Dims *y) {
+std::string Resolve(const gert::ExtendedKernelContext *ctx, const Dims &x, Window *w, Dims *y,
+                    Dims *ceil_extra = nullptr) {
   if (x.size() < 3 || x.size() > 5) return "X must have rank 3, 4 or 5 (N, C, spatial...); got " + DimsToString(x);
   WindowAttrs a;
   a.kernel = AttrInts(ctx, kKernelShape);
   a.strides = AttrInts(ctx, kStrides);
   a.pads = AttrInts(ctx, kPads);
+  a.dilations = AttrInts(ctx, kDilations);
   a.auto_pad = AttrStr(ctx, kAutoPad, "NOTSET");
   a.ceil_mode = AttrInt(ctx, kCeilMode, 0) != 0;
-  const std::string err = ResolveWindow(Dims(x.begin() + 2, x.end()), a, w);
+  const std::string err = ResolveWindow(Dims(x.begin() + 2, x.end()), a, w, ceil_extra);
   if (!err.empty()) return err;
   *y = {x[0], x[1]};
   y->insert(y->end(), w->out.begin(), w->out.end());
@@ -61,12 +66,26 @@ class AveragePool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const gert::Tensor *x = ctx->GetInputTensor(0);
     if (x == nullptr) return Fail(ctx, "input X is required");
     Window w;
-    Dims yd;
-    const std::string err = Resolve(ctx, ToDims(x->GetStorageShape()), &w, &yd);
+    Dims yd, ceil_extra;
+    const Dims xd = ToDims(x->GetStorageShape());
+    const std::string err = Resolve(ctx, xd, &w, &yd, &ceil_extra);
     if (!err.empty()) return Fail(ctx, err);
     gert::Tensor *y = AllocOutput(ctx, 0, yd, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;
     const bool include = AttrInt(ctx, kCountIncludePad, 0) != 0;
+    bool dilated = false;
+    for (int64_t d : w.dilations) dilated = dilated || d != 1;
+    if (dilated) {
+      if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
+      PlainPoolKind kind;
+      kind.count_include_pad = include;
+      switch (x->GetDataType()) {
+        OPENATC_OPS_FLOAT_CASES(PlainPool<T>(x->GetData<T>(), y->GetData<T>(), xd, w, ceil_extra, kind))
+        default:
+          return Fail(ctx, "X must be float32, float16 or double");
+      }
+      return ge::GRAPH_SUCCESS;
+    }
     return DnnlPool(ctx, cache_, *x, *y, w,
                     include ? dnnl::algorithm::pooling_avg_include_padding : dnnl::algorithm::pooling_avg_exclude_padding,
                     AttrInt(ctx, kChain, 0) != 0);

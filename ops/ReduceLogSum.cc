@@ -7,6 +7,7 @@
 namespace ge {
 REG_OP(ReduceLogSum)
     .INPUT(data, TensorType::RealNumberType())
+    .OPTIONAL_INPUT(axes, TensorType({DT_INT64}))
     .OUTPUT(reduced, TensorType::RealNumberType())
     .ATTR(axes, ListInt, {})
     .ATTR(keepdims, Int, 1)

@@ -1,11 +1,12 @@
 // ReduceMax (ONNX ReduceMax-13): maximum over `axes`, keepdims; axes is an attribute (until opset
-// 18), empty = all axes. Float and integer types; floats accumulate in double, rounded once. -inf
-// (lowest integer) for an empty reduction; NaN propagates.
+// 18), empty = all axes. Float and integer types, and bool from opset 20 (logical or); floats
+// accumulate in double, rounded once. -inf (lowest integer) for an empty reduction; NaN propagates.
 #include "common/reduce.h"
 
 namespace ge {
 REG_OP(ReduceMax)
     .INPUT(data, TensorType::RealNumberType())
+    .OPTIONAL_INPUT(axes, TensorType({DT_INT64}))
     .OUTPUT(reduced, TensorType::RealNumberType())
     .ATTR(axes, ListInt, {})
     .ATTR(keepdims, Int, 1)
@@ -17,7 +18,7 @@ namespace openatc_ops {
 class ReduceMax : public ReduceOp<ReduceMax> {
  public:
   static constexpr bool kAxesInput = false;
-  static bool Accepts(ge::DataType d) { return IsNumber(d); }
+  static bool Accepts(ge::DataType d) { return IsNumber(d) || d == ge::DT_BOOL; }  // bool: opset 20
   template <typename T>
   using Acc = ComputeType<T>;
   template <typename A>

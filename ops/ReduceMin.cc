@@ -1,11 +1,12 @@
 // ReduceMin (ONNX ReduceMin-13): minimum over `axes`, keepdims; axes is an attribute (until opset
-// 18), empty = all axes. Float and integer types; floats accumulate in double, rounded once. +inf
-// (highest integer) for an empty reduction; NaN propagates.
+// 18), empty = all axes. Float and integer types, and bool from opset 20 (logical and); floats
+// accumulate in double, rounded once. +inf (highest integer) for an empty reduction; NaN propagates.
 #include "common/reduce.h"
 
 namespace ge {
 REG_OP(ReduceMin)
     .INPUT(data, TensorType::RealNumberType())
+    .OPTIONAL_INPUT(axes, TensorType({DT_INT64}))
     .OUTPUT(reduced, TensorType::RealNumberType())
     .ATTR(axes, ListInt, {})
     .ATTR(keepdims, Int, 1)
@@ -17,7 +18,7 @@ namespace openatc_ops {
 class ReduceMin : public ReduceOp<ReduceMin> {
  public:
   static constexpr bool kAxesInput = false;
-  static bool Accepts(ge::DataType d) { return IsNumber(d); }
+  static bool Accepts(ge::DataType d) { return IsNumber(d) || d == ge::DT_BOOL; }  // bool: opset 20
   template <typename T>
   using Acc = ComputeType<T>;
   template <typename A>

@@ -6,6 +6,7 @@
 namespace ge {
 REG_OP(ReduceSumSquare)
     .INPUT(data, TensorType::RealNumberType())
+    .OPTIONAL_INPUT(axes, TensorType({DT_INT64}))
     .OUTPUT(reduced, TensorType::RealNumberType())
     .ATTR(axes, ListInt, {})
     .ATTR(keepdims, Int, 1)

@@ -4,8 +4,11 @@
 // and non-empty, one value per axis), sampling with `mode` nearest / linear / cubic (N-d,
 // separable: one pass per resized axis) as laid out in common/resize_plan.h. `roi` (2 * rank
 // values, starts then ends, normalised) is read for tf_crop_and_resize only. linear/cubic compute
-// in double and round integer outputs to nearest (saturating). Opset-18 attributes
-// (antialias, axes, keep_aspect_ratio_policy) are not supported.
+// in double and round integer outputs to nearest (saturating). Opset 18: `axes` (scales, sizes
+// and roi then hold values for those axes only; the others keep their size) and
+// `keep_aspect_ratio_policy` (with sizes: not_larger / not_smaller resize every listed axis by the
+// smallest / largest of the size ratios, out = floor(scale * in + 0.5)); `antialias` is refused by
+// the front end (atc/frontend_onnx/src/onnx_normalize_new.cc).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -26,6 +29,8 @@ REG_OP(Resize)
     .ATTR(extrapolation_value, Float, 0.0f)
     .ATTR(mode, String, "nearest")
     .ATTR(nearest_mode, String, "round_prefer_floor")
+    .ATTR(axes, ListInt, {})
+    .ATTR(keep_aspect_ratio_policy, String, "stretch")
     .OP_END_FACTORY_REG(Resize);
 }  // namespace ge
 
@@ -45,20 +50,54 @@ bool Attrs(const gert::ExtendedKernelContext *ctx, ResizeAttrs *a) {
 // A present, non-empty optional input (Resize-11 passes empty tensors for unused ones).
 bool Given(const gert::Tensor *t) { return t != nullptr && t->GetShapeSize() > 0; }
 
-// Output dims and per-axis scales from scales or sizes. Dims of `in` may be -1 (unknown): the
-// output dim is then -1 too (scales) or the size.
-bool OutputDims(const gert::ExtendedKernelContext *ctx, const Dims &in, const std::vector<double> *scales,
-                const std::vector<int64_t> *sizes, Dims *out, std::vector<double> *sc) {
+// The `axes` attribute resolved against rank r (empty: every axis, in order); false on a bad or
+// repeated axis.
+bool ResizeAxes(const gert::ExtendedKernelContext *ctx, size_t r, std::vector<size_t> *axes) {
+  axes->clear();
+  const std::vector<int64_t> raw = AttrInts(ctx, 6);
+  if (raw.empty()) {
+    for (size_t i = 0; i < r; ++i) axes->push_back(i);
+    return true;
+  }
+  std::vector<bool> seen(r, false);
+  for (int64_t a : raw) {
+    int64_t n = 0;
+    if (!NormalizeAxis(a, static_cast<int64_t>(r), &n) || seen[static_cast<size_t>(n)])
+      return Fail(ctx, "axes " + DimsToString(raw) + " has a repeated or out-of-range axis for rank " + std::to_string(r)),
+             false;
+    seen[static_cast<size_t>(n)] = true;
+    axes->push_back(static_cast<size_t>(n));
+  }
+  return true;
+}
+
+// Output dims and per-axis scales from scales or sizes (one value per entry of `axes`, expanded
+// here to the rank: 1 / the input dim for the other axes). Dims of `in` may be -1 (unknown): the
+// output dim is then -1 too (scales, or a kept aspect ratio) or the size.
+bool OutputDims(const gert::ExtendedKernelContext *ctx, const Dims &in, const std::vector<double> *scales_in,
+                const std::vector<int64_t> *sizes_in, Dims *out, std::vector<double> *sc) {
   const size_t r = in.size();
-  if ((scales != nullptr) == (sizes != nullptr))
+  if ((scales_in != nullptr) == (sizes_in != nullptr))
     return Fail(ctx, "exactly one of scales and sizes must be given (non-empty)"), false;
+  std::vector<size_t> axes;
+  if (!ResizeAxes(ctx, r, &axes)) return false;
+  const size_t given = scales_in != nullptr ? scales_in->size() : sizes_in->size();
+  if (given != axes.size())
+    return Fail(ctx, std::string(scales_in != nullptr ? "scales" : "sizes") + " has " + std::to_string(given) +
+                         " values; X " + DimsToString(in) + " needs " + std::to_string(axes.size()) +
+                         (axes.size() == r ? "" : " (one per entry of axes)")),
+           false;
+  std::vector<double> scales_v(r, 1.0);
+  std::vector<int64_t> sizes_v(in.begin(), in.end());
+  for (size_t k = 0; k < axes.size(); ++k) {
+    if (scales_in != nullptr) scales_v[axes[k]] = (*scales_in)[k];
+    else sizes_v[axes[k]] = (*sizes_in)[k];
+  }
+  const std::vector<double> *scales = scales_in != nullptr ? &scales_v : nullptr;
+  const std::vector<int64_t> *sizes = sizes_in != nullptr ? &sizes_v : nullptr;
   out->assign(r, -1);
   sc->assign(r, 1.0);
   if (scales != nullptr) {
-    if (scales->size() != r)
-      return Fail(ctx, "scales has " + std::to_string(scales->size()) + " values; X " + DimsToString(in) + " needs " +
-                           std::to_string(r)),
-             false;
     for (size_t i = 0; i < r; ++i) {
       const double s = (*scales)[i];
       if (!(s > 0) || !std::isfinite(s))
@@ -74,15 +113,25 @@ bool OutputDims(const gert::ExtendedKernelContext *ctx, const Dims &in, const st
     }
     return true;
   }
-  if (sizes->size() != r)
-    return Fail(ctx, "sizes has " + std::to_string(sizes->size()) + " values; X " + DimsToString(in) + " needs " +
-                         std::to_string(r)),
-           false;
   for (size_t i = 0; i < r; ++i) {
     const int64_t s = (*sizes)[i];
     if (s < 0) return Fail(ctx, "size " + std::to_string(s) + " of axis " + std::to_string(i) + " is negative"), false;
     (*out)[i] = s;
     if (in[i] > 0) (*sc)[i] = static_cast<double>(s) / static_cast<double>(in[i]);
+  }
+  const std::string policy = AttrStr(ctx, 7, "stretch");
+  if (policy == "stretch") return true;
+  if (policy != "not_larger" && policy != "not_smaller")
+    return Fail(ctx, "keep_aspect_ratio_policy '" + policy + "' is not stretch, not_larger or not_smaller"), false;
+  double keep = policy == "not_larger" ? INFINITY : 0.0;
+  bool known = true;
+  for (size_t a : axes) {
+    known = known && in[a] > 0;
+    if (in[a] > 0) keep = policy == "not_larger" ? std::min(keep, (*sc)[a]) : std::max(keep, (*sc)[a]);
+  }
+  for (size_t a : axes) {
+    (*sc)[a] = keep;
+    (*out)[a] = known ? static_cast<int64_t>(std::floor(keep * static_cast<double>(in[a]) + 0.5)) : -1;
   }
   return true;
 }
@@ -214,8 +263,18 @@ class Resize : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       return ge::GRAPH_FAILED;
     const size_t r = in.size();
     if (a.coord == CoordMode::kTfCropAndResize) {
-      if (!Given(rt) || !ReadAsDouble(rt, &roi) || roi.size() != 2 * r)
-        return Fail(ctx, "tf_crop_and_resize needs roi with 2 * rank = " + std::to_string(2 * r) + " float values");
+      std::vector<size_t> axes;
+      if (!ResizeAxes(ctx, r, &axes)) return ge::GRAPH_FAILED;
+      std::vector<double> given;
+      if (!Given(rt) || !ReadAsDouble(rt, &given) || given.size() != 2 * axes.size())
+        return Fail(ctx, std::string("tf_crop_and_resize needs roi with 2 * ") + (axes.size() == r ? "rank" : "len(axes)") +
+                             " = " + std::to_string(2 * axes.size()) + " float values");
+      roi.assign(r, 0.0);
+      roi.resize(2 * r, 1.0);
+      for (size_t k = 0; k < axes.size(); ++k) {
+        roi[axes[k]] = given[k];
+        roi[r + axes[k]] = given[axes.size() + k];
+      }
     }
     for (size_t i = 0; i < r; ++i)
       if (in[i] == 0 && out[i] != 0)

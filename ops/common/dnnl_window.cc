@@ -60,7 +60,9 @@ std::string ResolveWindow(const Dims &in, const WindowAttrs &a, Window *w, Dims 
              ") is larger than spatial axis " + std::to_string(i) + " of the padded input (" +
              std::to_string(x + w->pads_begin[i] + w->pads_end[i]) + ")";
     int64_t out = span / s + 1;
-    if (a.ceil_mode && span % s != 0) {
+    // ceil_mode adds a last window only if it starts inside the input or its begin padding (ONNX
+    // MaxPool/AveragePool-19+, as PyTorch): one starting in the end padding is dropped.
+    if (a.ceil_mode && span % s != 0 && (span / s + 1) * s < x + w->pads_begin[i]) {
       out = span / s + 2;
       const int64_t extra = (out - 1) * s + ext - (x + w->pads_begin[i] + w->pads_end[i]);
       w->pads_end[i] += extra;

@@ -31,7 +31,8 @@ struct WindowAttrs {
   bool ceil_mode = false;
 };
 
-/// Resolves `a` for input spatial dims `in` (entries may be -1). For ceil_mode, pads_end is
+/// Resolves `a` for input spatial dims `in` (entries may be -1). For ceil_mode (whose extra last
+/// window is kept only when it starts before the end padding), pads_end is
 /// widened so that out = (in + pb + pe - ext) / stride + 1 holds exactly (oneDNN's formula),
 /// with pads_end_extra receiving the widening per axis (nullptr: not wanted).
 /// Returns "" on success, else a message naming the bad attribute (wrong length, values < 1,

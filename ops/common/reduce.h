@@ -39,7 +39,11 @@ bool InferReduceDims(const Dims &in, bool axes_known, const std::vector<int64_t>
 /// Base of the ReduceXxx ops. Derived provides:
 ///   static bool Accepts(ge::DataType);
 ///   static constexpr bool kAxesInput;   true: axes is optional input 1 and the attrs are
-///                                       (keepdims, noop_with_empty_axes); false: attrs (axes, keepdims)
+///                                       (keepdims, noop_with_empty_axes); false: attrs (axes, keepdims),
+///                                       and an optional input 1 `axes`, when given, replaces the axes
+///                                       attribute (the opset-18 form whose axes the front end could
+///                                       not read at compile time: a value folded later or fed at run
+///                                       time; an empty tensor means every axis)
 ///   template <typename T> using Acc = ...;  accumulator type
 ///   template <typename A> static A Init();
 ///   template <typename A> static A Combine(A acc, A value);
@@ -60,7 +64,8 @@ class ReduceOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     bool known = true;
     int64_t count = -1;
     ReadAttrs(ctx, &keepdims, &noop, &axes);
-    if (Derived::kAxesInput) {
+    if (Derived::kAxesInput || ctx->GetOptionalInputShape(1) != nullptr) {
+      axes.clear();
       const gert::Tensor *t = ctx->GetOptionalInputTensor(1);
       const gert::Shape *s = ctx->GetOptionalInputShape(1);
       if (t != nullptr && t->GetShapeSize() == 0) {
@@ -85,8 +90,8 @@ class ReduceOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     bool keepdims = false, noop = false;
     std::vector<int64_t> axes;
     ReadAttrs(ctx, &keepdims, &noop, &axes);
-    if (Derived::kAxesInput) {
-      const gert::Tensor *t = ctx->GetOptionalInputTensor(1);
+    if (const gert::Tensor *t = ctx->GetOptionalInputTensor(1); Derived::kAxesInput || t != nullptr) {
+      if (t != nullptr) axes.clear();
       if (t != nullptr && t->GetShapeSize() != 0 && !ReadInts(t, &axes))
         return Fail(ctx, "axes must be an int64 tensor");
     }
@@ -97,6 +102,11 @@ class ReduceOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (y == nullptr) return ge::GRAPH_FAILED;
     switch (x->GetDataType()) {
       OPENATC_OPS_NUMBER_CASES(Run<T>(plan, *x, *y))
+      case ge::DT_BOOL:  // ReduceMax/Min-20: max = or, min = and over 0/1 bytes
+        if (!Derived::Accepts(ge::DT_BOOL)) return Fail(ctx, "unsupported dtype");
+        Run<uint8_t>(plan, *x, *y);
+        for (int64_t i = 0; i < NumElements(plan.out); ++i) y->GetData<uint8_t>()[i] = y->GetData<uint8_t>()[i] != 0;
+        break;
       default:
         return Fail(ctx, "unsupported dtype");
     }

@@ -92,19 +92,19 @@ TEST_CASE("atc: ONNX ops without an implementation are listed in one error") {
   Dir d;
   ModelSpec s;
   s.opset = 13;
-  s.inputs = {Value("x", TP::FLOAT, {int64_t{2}})};
+  s.inputs = {Value("x", TP::FLOAT, {int64_t{1}, int64_t{1}, int64_t{2}})};
   s.outputs = {Value("y", TP::FLOAT, {}, false)};
-  // A rarity no built-in implements yet (LpNormalization), twice: each node is listed.
-  s.nodes = {Node("Relu", {"x"}, {"r"}, "relu"), Node("LpNormalization", {"r"}, {"h"}, "lpn"),
-             Node("LpNormalization", {"h"}, {"y"}, "")};
+  // A rarity no built-in implements yet (GlobalLpPool), twice: each node is listed.
+  s.nodes = {Node("Relu", {"x"}, {"r"}, "relu"), Node("GlobalLpPool", {"r"}, {"h"}, "lpn"),
+             Node("GlobalLpPool", {"h"}, {"y"}, "")};
   std::ofstream(d.path + "/m.onnx", std::ios::binary) << MakeModel(s).SerializeAsString();
   auto r = RunCommand({BuildPath("bin/atc"), "--model", d.path + "/m.onnx", "--soc_version", "host", "--output",
                        d.path + "/m"});
   CHECK(r.exit_code == 255);
   CHECK_THAT(r.err, Catch::Contains("atc: error: OA1503: '" + d.path + "/m.onnx': the model uses 2 feature(s) "
-                                    "OpenATC cannot compile: node 'lpn' (LpNormalization, domain '', opset 13): op "
-                                    "type 'LpNormalization' is not a built-in operator; node 'LpNormalization_2' "
-                                    "(LpNormalization, domain '', opset 13): op type 'LpNormalization' is not a "
+                                    "OpenATC cannot compile: node 'lpn' (GlobalLpPool, domain '', opset 13): op "
+                                    "type 'GlobalLpPool' is not a built-in operator; node 'GlobalLpPool_2' "
+                                    "(GlobalLpPool, domain '', opset 13): op type 'GlobalLpPool' is not a "
                                     "built-in operator."));
 }
 

@@ -23,7 +23,7 @@ inline constexpr const char *kExternalDataError = "OA1502";
 inline constexpr const char *kUnsupportedError = "OA1503";
 inline constexpr const char *kMalformedError = "OA1505";
 inline constexpr int64_t kMaxOpset = 24;             ///< newest default-domain opset OpenATC reads
-inline constexpr int64_t kMaxIrVersion = 11;         ///< newest IR version OpenATC reads
+inline constexpr int64_t kMaxIrVersion = 12;         ///< newest IR version OpenATC reads
 inline constexpr int64_t kLibonnxMaxOpset = 17;      ///< newest opset libonnx 1.12's checker knows
 inline constexpr int64_t kLibonnxMaxIrVersion = 8;   ///< newest IR version libonnx 1.12's checker knows
 

@@ -3,13 +3,14 @@
 //   ReduceMean/Max/Min/Prod/L1/L2/LogSum/LogSumExp/SumSquare-18: `axes` attr became optional
 //     input 1, with `noop_with_empty_axes`; the built-ins implement the attribute form, so a
 //     constant axes input becomes the attribute again (empty axes + noop = Identity); an axes
-//     input computed at run time is reported as unsupported.
-//   Resize-18: `antialias` (1 is unsupported), `keep_aspect_ratio_policy` (only "stretch", the
-//     Resize-13 behaviour, is supported), `axes` (unsupported).
+//     input computed in the graph or fed at run time stays input 1, which the built-ins read in
+//     place of the attribute (reported as unsupported only with noop_with_empty_axes = 1).
+//   Resize-18: `antialias` (1 is unsupported); `keep_aspect_ratio_policy` and `axes` reach the
+//     built-in, which implements them.
 //   Cast/CastLike-19: `saturate` (and Cast-24's `round_mode`) only change casts into float8 types,
 //     which OpenATC refuses, so the attributes are dropped; a Cast into a dtype OpenATC has not
 //     (float8, int4, ...) is listed.
-//   AveragePool-19: `dilations` other than all ones is listed (the built-in pools undilated).
+//   AveragePool-19: `dilations` is kept (the built-in pools dilated windows with a plain loop).
 // Every other attribute of an opset-18+ node that libonnx 1.12's schema of the op does not know
 // is listed too (CheckNewerAttributes), so that no newer attribute is silently ignored.
 #include <onnx/defs/schema.h>
@@ -63,10 +64,12 @@ void ReduceAxesInputToAttr(PendingNode &n, const ConstLookup &const_of, const st
   std::vector<int64_t> axes;
   if (n.inputs.size() > 1 && !n.inputs[1].name.empty()) {
     const ir::ConstTensor *t = const_of(n.inputs[1].name);
+    if (t == nullptr && noop == 0) return;  // computed axes stay input 1 (ops/common/reduce.h)
     if (t == nullptr || !ConstInts(*t, &axes)) {
       problems->push_back({where, n.op_type + "'s axes input '" + n.inputs[1].name +
-                                      "' is not an int64 constant (initializer or Constant); OpenATC needs the "
-                                      "axes at compile time"});
+                                      (t == nullptr ? "' is computed and noop_with_empty_axes is 1; OpenATC "
+                                                      "needs such axes at compile time"
+                                                    : "' is not an int64 constant")});
       return;
     }
   }
@@ -87,14 +90,6 @@ void ReduceAxesInputToAttr(PendingNode &n, const ConstLookup &const_of, const st
 void ResizeOpset18(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
   if (TakeInt(n, "antialias", 0) != 0 && n.attrs.count("mode") && n.attrs["mode"].s != "nearest")
     problems->push_back({where, "Resize with antialias = 1 is not supported"});
-  auto policy = n.attrs.find("keep_aspect_ratio_policy");
-  if (policy != n.attrs.end()) {
-    if (policy->second.s != "stretch")
-      problems->push_back({where, "Resize's keep_aspect_ratio_policy '" + policy->second.s +
-                                      "' is not supported (only 'stretch')"});
-    n.attrs.erase(policy);
-  }
-  if (n.attrs.count("axes")) problems->push_back({where, "Resize's axes attribute is not supported"});
 }
 
 // Attributes added after opset 17 that the normalisation or the built-ins handle.
@@ -103,19 +98,9 @@ bool HandledNewerAttribute(const std::string &op, const std::string &attr) {
   if (op == "Split") return attr == "num_outputs";
   if (op == "Resize") return attr == "antialias" || attr == "keep_aspect_ratio_policy" || attr == "axes";
   if (op == "Cast" || op == "CastLike") return attr == "saturate" || attr == "round_mode";
-  if (op == "AveragePool") return attr == "dilations";
+  if (op == "AveragePool") return attr == "dilations";                    // the built-ins implement these
+  if (op == "LpPool") return attr == "dilations" || attr == "ceil_mode";
   return false;
-}
-
-void AveragePoolOpset19(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
-  auto it = n.attrs.find("dilations");
-  if (it == n.attrs.end()) return;
-  for (int64_t d : it->second.list_i)
-    if (d != 1) {
-      problems->push_back({where, "AveragePool with dilations other than 1 is not supported"});
-      return;
-    }
-  n.attrs.erase(it);
 }
 
 void CastOpset19(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
@@ -139,8 +124,6 @@ void NormalizeNewerNode(PendingNode &n, int64_t opset, const ConstLookup &const_
     ResizeOpset18(n, where, problems);
   } else if ((n.op_type == "Cast" || n.op_type == "CastLike") && opset >= 19) {
     CastOpset19(n, where, problems);
-  } else if (n.op_type == "AveragePool" && opset >= 19) {
-    AveragePoolOpset19(n, where, problems);
   }
 }
 

@@ -21,10 +21,11 @@ bool OnnxToGeDataType(int32_t onnx_type, ge::DataType *out) {
 std::string OnnxDataTypeName(int32_t onnx_type) {
   if (onnx::TensorProto::DataType_IsValid(onnx_type))
     return onnx::TensorProto::DataType_Name(static_cast<onnx::TensorProto::DataType>(onnx_type));
-  // Types added after libonnx 1.12 (IR 9: float8, IR 10: 4-bit integers, IR 11: float4).
+  // Types added after libonnx 1.12 (IR 9: float8, IR 10: 4-bit integers, IR 11: float4, IR 12:
+  // FLOAT8E8M0).
   static const char *const kNewer[] = {"FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ",
-                                       "UINT4",        "INT4",           "FLOAT4E2M1"};
-  if (onnx_type >= 17 && onnx_type <= 23) return kNewer[onnx_type - 17];
+                                       "UINT4",        "INT4",           "FLOAT4E2M1", "FLOAT8E8M0"};
+  if (onnx_type >= 17 && onnx_type <= 24) return kNewer[onnx_type - 17];
   return "UNKNOWN(" + std::to_string(onnx_type) + ")";
 }
 

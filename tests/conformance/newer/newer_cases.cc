@@ -20,6 +20,8 @@ using namespace openatc::newer;
 namespace openatc::newer {
 // spatial_signal_cases.cc: Col2Im, Bitwise*, GridSample-20, DFT-20.
 void SpatialSignalCases(const std::string &root);
+// gap_cases.cc: the fixes found with ONNX's own newer node tests.
+void GapCases(const std::string &root);
 }  // namespace openatc::newer
 
 namespace {
@@ -285,5 +287,6 @@ int main(int argc, char **argv) {
   VersionCases(root);
   TransformerCases(root);
   SpatialSignalCases(root);
+  GapCases(root);
   return 0;
 }

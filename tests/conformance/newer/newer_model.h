@@ -39,6 +39,10 @@ class Case {
     Declare(model_.mutable_graph()->add_output(), n, onnx::TensorProto::FLOAT, dims);
     outputs_.push_back(Tensor(n, onnx::TensorProto::FLOAT, dims, v.data(), v.size() * 4));
   }
+  void OutputBool(const std::string &n, const std::vector<int64_t> &dims, const std::vector<uint8_t> &v) {
+    Declare(model_.mutable_graph()->add_output(), n, onnx::TensorProto::BOOL, dims);
+    outputs_.push_back(Tensor(n, onnx::TensorProto::BOOL, dims, v.data(), v.size()));
+  }
   void OutputDouble(const std::string &n, const std::vector<int64_t> &dims, const std::vector<double> &v) {
     Declare(model_.mutable_graph()->add_output(), n, onnx::TensorProto::DOUBLE, dims);
     outputs_.push_back(Tensor(n, onnx::TensorProto::DOUBLE, dims, v.data(), v.size() * 8));

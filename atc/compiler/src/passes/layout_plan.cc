@@ -112,6 +112,9 @@ std::vector<size_t> NeutralInputs(const PassGraph &pg, int32_t i, const std::vec
   if (IsPool(n.type)) {
     if (n.inputs.size() != 1 || !Rank4(n.input_descs[0])) return {};
     if (n.type == "MaxPool" && (pg.Consumers(i, 1) > 0 || IntAttr(n, "storage_order", 0) != 0)) return {};
+    if (n.type == "AveragePool" && n.attrs.count("dilations"))  // dilated: ops/AveragePool.cc's plain loop
+      for (int64_t d : n.attrs.at("dilations").list_i)
+        if (d != 1) return {};
     return {0};
   }
   if (n.type == "Concat" && (IntAttr(n, "axis", 1) == 1 || IntAttr(n, "axis", 1) == -3)) {

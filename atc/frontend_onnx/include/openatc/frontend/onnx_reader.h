@@ -7,7 +7,7 @@
  *
  * Steps, in order:
  *  1. parse the file as `onnx.ModelProto` (binary protobuf); bytes that parse but hold no model
- *     (no ir_version, opset_import or graph) and a model newer than IR 11 / opset 24 are E10041;
+ *     (no ir_version, opset_import or graph) and a model newer than IR 12 / opset 24 are E10041;
  *  2. for a model libonnx 1.12 knows (IR <= 8, opsets <= 17) whose default-domain op types ONNX
  *     all defines, run ONNX's checker (`onnx::checker::check_model`); a model it rejects is error
  *     E10041 carrying the checker's message. Newer models get OpenATC's own structural check
