@@ -5,7 +5,8 @@
  * number, where the ONNX Relu / Clip / HardSigmoid the fusion pass folded in keep NaN. When such a
  * chain meets non-finite data, RunConvolution (conv_core.cc) also computes the plain convolution
  * and RestoreNaN replays the chain on it with ONNX semantics, writing NaN where ONNX gives NaN.
- * Other elements keep oneDNN's fused values; finite inputs cost one scan.
+ * Other elements keep oneDNN's fused values; finite data costs one scan of X (and the fused
+ * addend) per run, while the constant W and B are scanned once (ConvEntry::wb_scan, conv_core.h).
  */
 #ifndef OPENATC_OPS_COMMON_CONV_NAN_H_
 #define OPENATC_OPS_COMMON_CONV_NAN_H_
