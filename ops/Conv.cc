@@ -175,8 +175,11 @@ class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
     for (size_t k = 0; k < count; ++k)
       if (packed[k].input == 1) mine = &packed[k];
     const bool plain_w = w->GetDataType() == ge::DT_FLOAT && w->GetAddr() != nullptr;
+    const gert::Tensor *b = ctx->GetOptionalInputTensor(2);
+    const bool plain_b = b != nullptr && b->GetDataType() == ge::DT_FLOAT && b->GetAddr() != nullptr;
     try {
-      *state = PrepareConv(p, has_bias, w->GetDataType(), plain_w ? w->GetData<float>() : nullptr, mine);
+      *state = PrepareConv(p, has_bias, w->GetDataType(), plain_w ? w->GetData<float>() : nullptr,
+                           plain_b ? b->GetData<float>() : nullptr, mine);
     } catch (const dnnl::error &e) {
       return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());
     }

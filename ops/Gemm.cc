@@ -2,11 +2,14 @@
 // B' = transB ? B^T : B (K x N), optional C unidirectionally broadcast to (M, N).
 // float32 (float16/double via f32) on oneDNN's matmul primitive (transposes as strided views,
 // alpha as output scale, beta * C as a sum post-op over Y pre-filled with C); int32/int64/
-// uint32/uint64 with a plain loop (wrapping).
+// uint32/uint64 with a plain loop (wrapping). In a static model a float node's primitive is made
+// at load (PrepareNode, ops/common/matmul_prepared.h); other shapes use the per-shape cache.
 #include <cstring>
 #include <type_traits>
 
 #include "common/dnnl_util.h"
+#include "common/matmul_prepared.h"
+#include "openatc/weight_packing.h"
 
 namespace ge {
 REG_OP(Gemm)
@@ -83,9 +86,30 @@ void NaiveGemm(const GemmShape &s, const T *a, const T *b, const T *c, const Dim
       y[i * s.n + j] = static_cast<T>(U(U(al * acc) + U(y[i * s.n + j])));
     }
 }
+
+// The float32 operand descriptors of `s` (transposes as strided views).
+void GemmDescs(const GemmShape &s, dnnl::memory::desc *ad, dnnl::memory::desc *bd, dnnl::memory::desc *yd) {
+  *ad = dnnl_util::StridedF32({s.m, s.k}, s.ta ? Dims{1, s.m} : Dims{s.k, 1});
+  *bd = dnnl_util::StridedF32({s.k, s.n}, s.tb ? Dims{1, s.k} : Dims{s.n, 1});
+  *yd = dnnl_util::PlainF32({s.m, s.n});
+}
+
+// Y = alpha * A' B' (+ beta * Y, which holds C, when `use_c`). Throws dnnl::error.
+dnnl::matmul MakeGemm(const dnnl::memory::desc &ad, const dnnl::memory::desc &bd, const dnnl::memory::desc &yd,
+                      float alpha, float beta, bool use_c) {
+  dnnl::primitive_attr attr;
+  if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
+  if (use_c) {
+    dnnl::post_ops po;
+    po.append_sum(beta);
+    attr.set_post_ops(po);
+  }
+  dnnl::matmul::desc d(ad, bd, yd);
+  return dnnl::matmul(dnnl::matmul::primitive_desc(d, attr, dnnl_util::Engine()));
+}
 }  // namespace
 
-class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp {
+class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc::WeightPackingOp {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType a = ctx->GetInputDataType(0);
@@ -103,6 +127,32 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const std::string err = Resolve(ctx, ToDims(*a), ToDims(*b), c ? &cd : nullptr, &s);
     if (!err.empty()) return Fail(ctx, err);
     *ctx->GetOutputShape(0) = ToShape({s.m, s.n});
+    return ge::GRAPH_SUCCESS;
+  }
+
+  // Nothing to pack: oneDNN's matmul reads B as it is stored.
+  ge::graphStatus PackWeights(gert::EagerOpExecutionContext *, openatc::PackedWeightSink &) override {
+    return ge::GRAPH_SUCCESS;
+  }
+
+  ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *, size_t,
+                              std::shared_ptr<void> *state) override {
+    const gert::Tensor *a = ctx->GetRequiredInputTensor(0), *b = ctx->GetRequiredInputTensor(1);
+    const gert::Tensor *c = ctx->GetOptionalInputTensor(2);
+    if (a == nullptr || b == nullptr || (c != nullptr && c->GetDataType() != a->GetDataType())) return ge::GRAPH_SUCCESS;
+    const float alpha = AttrFloat(ctx, kAlpha, 1.0f), beta = AttrFloat(ctx, kBeta, 1.0f);
+    try {
+      *state = PrepareMatMul(*a, *b, c != nullptr, [&](MatMulPrepared *p) {
+        GemmShape s;
+        const Dims cd = c ? ToDims(c->GetStorageShape()) : Dims{};
+        if (!Resolve(ctx, p->a, p->b, c ? &cd : nullptr, &s).empty() || s.k <= 0) return false;
+        GemmDescs(s, &p->ad, &p->bd, &p->yd);
+        p->prim = MakeGemm(p->ad, p->bd, p->yd, alpha, beta, c != nullptr && beta != 0.0f);
+        return true;
+      });
+    } catch (const dnnl::error &e) {
+      return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
+    }
     return ge::GRAPH_SUCCESS;
   }
 
@@ -143,7 +193,16 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const bool use_c = pc != nullptr && beta != 0.0f;
     // Y = C (broadcast); the sum post-op then scales it by beta.
     FillC<float>(use_c ? pc : nullptr, cd, s.m, s.n, 1.0f, py);
-    if (s.k > 0) {
+    const auto *prepared = static_cast<const MatMulPrepared *>(openatc::NodeState(ctx));
+    if (s.k > 0 && prepared != nullptr && PreparedMatches(*prepared, *a, *b, c)) {
+      try {
+        dnnl_util::Run(prepared->prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(prepared->ad, pa)},
+                                        {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(prepared->bd, pb)},
+                                        {DNNL_ARG_DST, dnnl_util::Wrap(prepared->yd, py)}});
+      } catch (const dnnl::error &e) {
+        return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
+      }
+    } else if (s.k > 0) {
       try {
         const int threads = dnnl_util::ApplyThreadCount();
         dnnl_util::Key key;
@@ -153,20 +212,9 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp {
         std::memcpy(&ab[0], &alpha, 4);
         std::memcpy(&ab[1], &beta, 4);
         key.Add("ab", Dims{ab[0], ab[1]});
-        const dnnl::memory::desc ad = dnnl_util::StridedF32({s.m, s.k}, s.ta ? Dims{1, s.m} : Dims{s.k, 1});
-        const dnnl::memory::desc bd = dnnl_util::StridedF32({s.k, s.n}, s.tb ? Dims{1, s.k} : Dims{s.n, 1});
-        const dnnl::memory::desc yd = dnnl_util::PlainF32({s.m, s.n});
-        auto prim = cache_.Get(key, [&] {
-          dnnl::primitive_attr attr;
-          if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
-          if (use_c) {
-            dnnl::post_ops po;
-            po.append_sum(beta);
-            attr.set_post_ops(po);
-          }
-          dnnl::matmul::desc d(ad, bd, yd);
-          return dnnl::matmul(dnnl::matmul::primitive_desc(d, attr, dnnl_util::Engine()));
-        });
+        dnnl::memory::desc ad, bd, yd;
+        GemmDescs(s, &ad, &bd, &yd);
+        auto prim = cache_.Get(key, [&] { return MakeGemm(ad, bd, yd, alpha, beta, use_c); });
         dnnl_util::Run(*prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(ad, pa)},
                                {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(bd, pb)},
                                {DNNL_ARG_DST, dnnl_util::Wrap(yd, py)}});

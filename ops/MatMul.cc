@@ -1,8 +1,11 @@
 // MatMul (ONNX MatMul-13): numpy.matmul semantics (1-D promotion, N-D batch broadcasting).
 // float32 (float16/double via f32) on oneDNN's matmul primitive; int32/int64/uint32/uint64 with
-// a plain loop (wrapping).
+// a plain loop (wrapping). In a static model a float node's primitive is made at load
+// (PrepareNode, ops/common/matmul_prepared.h); other shapes use the per-shape cache.
 #include "common/dnnl_matmul.h"
 #include "common/dnnl_util.h"
+#include "common/matmul_prepared.h"
+#include "openatc/weight_packing.h"
 
 namespace ge {
 REG_OP(MatMul)
@@ -18,9 +21,15 @@ bool Accepts(ge::DataType d) {
   return dnnl_util::IsFloatDtype(d) || d == ge::DT_INT32 || d == ge::DT_INT64 || d == ge::DT_UINT32 ||
          d == ge::DT_UINT64;
 }
+
+// The plain float32 matmul of `s`. Throws dnnl::error.
+dnnl::matmul MakeMatMul(const MatMulShape &s) {
+  dnnl::matmul::desc d(dnnl_util::PlainF32(s.a), dnnl_util::PlainF32(s.b), dnnl_util::PlainF32(s.dst));
+  return dnnl::matmul(dnnl::matmul::primitive_desc(d, dnnl_util::Engine()));
+}
 }  // namespace
 
-class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp {
+class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc::WeightPackingOp {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType a = ctx->GetInputDataType(0);
@@ -36,6 +45,31 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const std::string err = ResolveMatMul(ToDims(*a), ToDims(*b), &s);
     if (!err.empty()) return Fail(ctx, err);
     *ctx->GetOutputShape(0) = ToShape(s.out);
+    return ge::GRAPH_SUCCESS;
+  }
+
+  // Nothing to pack: oneDNN's matmul reads B as it is stored.
+  ge::graphStatus PackWeights(gert::EagerOpExecutionContext *, openatc::PackedWeightSink &) override {
+    return ge::GRAPH_SUCCESS;
+  }
+
+  ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *, size_t,
+                              std::shared_ptr<void> *state) override {
+    const gert::Tensor *a = ctx->GetInputTensor(0), *b = ctx->GetInputTensor(1);
+    if (a == nullptr || b == nullptr) return ge::GRAPH_SUCCESS;
+    try {
+      *state = PrepareMatMul(*a, *b, false, [&](MatMulPrepared *p) {
+        MatMulShape s;
+        if (!ResolveMatMul(p->a, p->b, &s).empty() || s.dst.size() > DNNL_MAX_NDIMS) return false;
+        p->ad = dnnl_util::PlainF32(s.a);
+        p->bd = dnnl_util::PlainF32(s.b);
+        p->yd = dnnl_util::PlainF32(s.dst);
+        p->prim = MakeMatMul(s);
+        return true;
+      });
+    } catch (const dnnl::error &e) {
+      return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
+    }
     return ge::GRAPH_SUCCESS;
   }
 
@@ -72,15 +106,21 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       std::fill(py, py + NumElements(s.dst), 0.0f);
     } else if (s.dst.size() > DNNL_MAX_NDIMS) {
       NaiveMatMul(s, pa, pb, py);
+    } else if (const auto *p = static_cast<const MatMulPrepared *>(openatc::NodeState(ctx));
+               p != nullptr && PreparedMatches(*p, a, b, nullptr)) {
+      try {
+        dnnl_util::Run(p->prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(p->ad, pa)},
+                                 {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(p->bd, pb)},
+                                 {DNNL_ARG_DST, dnnl_util::Wrap(p->yd, py)}});
+      } catch (const dnnl::error &e) {
+        return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
+      }
     } else {
       try {
         const int threads = dnnl_util::ApplyThreadCount();
         dnnl_util::Key key;
         key.Add("a", s.a).Add("b", s.b).Add("t", threads);
-        auto prim = cache_.Get(key, [&] {
-          dnnl::matmul::desc d(dnnl_util::PlainF32(s.a), dnnl_util::PlainF32(s.b), dnnl_util::PlainF32(s.dst));
-          return dnnl::matmul(dnnl::matmul::primitive_desc(d, dnnl_util::Engine()));
-        });
+        auto prim = cache_.Get(key, [&] { return MakeMatMul(s); });
         dnnl_util::Run(*prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(dnnl_util::PlainF32(s.a), pa)},
                                {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(dnnl_util::PlainF32(s.b), pb)},
                                {DNNL_ARG_DST, dnnl_util::Wrap(dnnl_util::PlainF32(s.dst), py)}});

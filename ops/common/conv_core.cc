@@ -92,13 +92,23 @@ void RunEntryOnce(const ConvEntry &entry, const ConvProblem &p, const float *px,
   dnnl_util::Run(entry.prim, args);
 }
 
+// True when the constant W or B of `entry` holds a non-finite value: scanned on the first call
+// and remembered where the entry belongs to one set of constant weights (ConvEntry::wb_scan).
+bool ConstNonFinite(const ConvEntry &entry, const ConvProblem &p, const float *pw, const float *pb) {
+  int state = entry.wb_scan->state.load(std::memory_order_acquire);
+  if (state != ConstScan::kUnscanned) return state == ConstScan::kNonFinite;
+  state = AnyNonFinite(pw, NumElements(p.w)) || AnyNonFinite(pb, p.w[0]) ? ConstScan::kNonFinite : ConstScan::kFinite;
+  if (entry.blocked && p.layout.weights_id != 0) entry.wb_scan->state.store(state, std::memory_order_release);
+  return state == ConstScan::kNonFinite;
+}
+
 // A chain oneDNN evaluates NaN-losing (conv_nan.h) on non-finite data: computes the plain
 // convolution (a primitive made for this call only: non-finite inputs are the rare case) and
-// writes NaN back where the ONNX chain gives NaN. `pw`: the plain weights.
+// writes NaN back where the ONNX chain gives NaN. `pw`: the plain weights. X and the addend are
+// scanned on every run, W and B once (ConstNonFinite).
 void KeepNaN(const ConvEntry &entry, const ConvProblem &p, const float *px, const float *pw, const float *pb,
              const float *pa, float *py) {
-  if (!(AnyNonFinite(px, NumElements(p.x)) || AnyNonFinite(pw, NumElements(p.w)) || AnyNonFinite(pb, p.w[0]) ||
-        AnyNonFinite(pa, NumElements(p.y))))
+  if (!(AnyNonFinite(px, NumElements(p.x)) || AnyNonFinite(pa, NumElements(p.y)) || ConstNonFinite(entry, p, pw, pb)))
     return;
   ConvProblem raw = p;
   raw.post_ops.clear();

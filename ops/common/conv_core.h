@@ -9,6 +9,8 @@
 #ifndef OPENATC_OPS_COMMON_CONV_CORE_H_
 #define OPENATC_OPS_COMMON_CONV_CORE_H_
 
+#include <atomic>
+#include <memory>
 #include <string>
 
 #include "common/conv_layout.h"
@@ -32,12 +34,24 @@ struct ConvProblem {
   ConvLayout layout;
 };
 
+/// Whether one node's constant W and B hold a non-finite value, scanned once: the NaN replay of a
+/// NaN-losing chain (conv_nan.h) needs it on every run. Set at load for a prepared node
+/// (conv_prepared.h), else on the first run of an entry made for one set of constant weights.
+struct ConstScan {
+  enum : int { kUnscanned = 0, kFinite = 1, kNonFinite = 2 };
+  std::atomic<int> state{kUnscanned};
+};
+
 /// A cached primitive and its memory descriptors (one per distinct problem).
 struct ConvEntry {
   dnnl::convolution_forward prim;
   dnnl::memory::desc src, wei, bias, dst;
   bool blocked = false;  ///< built by MakeBlockedConv: `sides` holds its reorders
   BlockedSides sides;
+  /// W's and B's scan (shared by the copies of the entry). Kept across runs only where the entry
+  /// belongs to one set of constant weights: a prepared node's, or a blocked entry whose cache
+  /// key holds openatc_weights_id.
+  std::shared_ptr<ConstScan> wb_scan = std::make_shared<ConstScan>();
 };
 
 using ConvCache = dnnl_util::PrimitiveCache<ConvEntry>;

@@ -25,7 +25,7 @@ int64_t DotStrides(const Dims &s, const Dims &idx) {
 float Apply(const dnnl_util::PostOpSpec &op, float v, float add) {
   const std::string &a = op.alg;
   if (std::isnan(v)) return v;
-  if (a == "eltwise_relu") return v > 0 ? v : op.alpha * v;
+  if (a == "eltwise_relu") return v > 0 ? v : (op.alpha == 0.0f ? 0.0f : op.alpha * v);  // Relu(-inf) = 0
   if (a == "eltwise_clip") return std::min(std::max(v, op.alpha), op.beta);
   if (a == "eltwise_linear") return op.alpha * v + op.beta;
   if (a == "eltwise_logistic") return 1.0f / (1.0f + std::exp(-v));
@@ -59,7 +59,7 @@ void RestoreNaN(const ConvProblem &p, const float *raw, const float *addend, flo
     const int64_t ao = p.layout.add_blocked ? ChainOffset(p.y, idx) : i;
     float v = raw[yo];
     for (const auto &op : p.post_ops) v = Apply(op, v, addend ? addend[ao] : 0.0f);
-    if (std::isnan(v)) fused[yo] = v;
+    if (std::isnan(v) || std::isnan(fused[yo])) fused[yo] = v;  // oneDNN's Relu gives NaN for -inf
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < p.y[d]) break;
       idx[d] = 0;

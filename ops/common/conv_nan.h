@@ -4,8 +4,10 @@
  * eltwise_relu with slope 0 and eltwise_clip compute max/min instructions that turn NaN into a
  * number, where the ONNX Relu / Clip / HardSigmoid the fusion pass folded in keep NaN. When such a
  * chain meets non-finite data, RunConvolution (conv_core.cc) also computes the plain convolution
- * and RestoreNaN replays the chain on it with ONNX semantics, writing NaN where ONNX gives NaN.
- * Other elements keep oneDNN's fused values; finite inputs cost one scan.
+ * and RestoreNaN replays the chain on it with ONNX semantics, writing NaN where ONNX gives NaN
+ * and the chain's value where oneDNN gave NaN but ONNX does not (its eltwise_relu turns -inf
+ * into NaN, ONNX's Relu into 0). Other elements keep oneDNN's fused values; finite data costs one scan of X (and the fused
+ * addend) per run, while the constant W and B are scanned once (ConvEntry::wb_scan, conv_core.h).
  */
 #ifndef OPENATC_OPS_COMMON_CONV_NAN_H_
 #define OPENATC_OPS_COMMON_CONV_NAN_H_
@@ -23,7 +25,8 @@ bool AnyNonFinite(const float *p, int64_t n);
 
 /// `raw`: the convolution without post-ops, in Y's layout (p.layout.y_blocked / p.y_strides);
 /// `addend`: the binary_add operand (p.layout.add_blocked) or null; `fused`: the fused result,
-/// same layout as `raw`. Sets fused elements to NaN where the chain on `raw` gives NaN.
+/// same layout as `raw`. Sets fused elements to NaN where the chain on `raw` gives NaN, and to the
+/// chain's value where they are NaN and the chain's is not.
 void RestoreNaN(const ConvProblem &p, const float *raw, const float *addend, float *fused);
 
 }  // namespace openatc_ops

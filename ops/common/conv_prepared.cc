@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "common/conv_nan.h"
 #include "common/dnnl_packing.h"
 
 namespace openatc_ops {
@@ -61,7 +62,7 @@ bool PackConvWeights(const ConvProblem &p, bool has_bias, const float *w, std::s
 }
 
 std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, ge::DataType dtype, const float *w,
-                                          const openatc::PackedWeightView *packed) {
+                                          const float *b, const openatc::PackedWeightView *packed) {
   const bool blockable = ConvBlockable(p, dtype == ge::DT_FLOAT);
   if (!CheckConvLayout(p, blockable).empty()) return nullptr;
   auto s = std::make_shared<ConvPrepared>();
@@ -73,6 +74,9 @@ std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, g
   bool serial = false;
   ConvThreads(p, blockable, &serial);
   s->entry = MakeConvEntry(p, has_bias, blockable, serial);
+  if (w != nullptr && (b != nullptr || !has_bias))  // the entry is this node's alone: its scan holds for every run
+    s->entry.wb_scan->state.store(AnyNonFinite(w, NumElements(p.w)) || AnyNonFinite(b, p.w[0]) ? ConstScan::kNonFinite
+                                                                                                : ConstScan::kFinite);
   if (!Packable(s->entry, p) || w == nullptr) return s;
   PackedWeights &pk = *s->entry.sides.packed;
   const ConvEntry &e = s->entry;

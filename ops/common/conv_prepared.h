@@ -34,11 +34,13 @@ struct ConvPrepared {
 bool PackConvWeights(const ConvProblem &p, bool has_bias, const float *w, std::string *isa, std::string *layout,
                      std::vector<uint8_t> *bytes);
 
-/// The prepared node for `p`: `w` (nullptr: not constant) the plain weights, `packed` the OM's
-/// copy of them (nullptr: none). Null when `p` cannot be prepared (Execute then reports why).
+/// The prepared node for `p`: `w` (nullptr: not constant) the plain weights, `b` the bias
+/// (nullptr: none, or not constant), `packed` the OM's copy of W (nullptr: none). When W and
+/// the bias (if any) are constant float32, they are scanned for non-finite values here, once
+/// (ConvEntry::wb_scan). Null when `p` cannot be prepared (Execute then reports why).
 /// Throws dnnl::error.
 std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, ge::DataType dtype, const float *w,
-                                          const openatc::PackedWeightView *packed);
+                                          const float *b, const openatc::PackedWeightView *packed);
 
 /// True when `x`, `w`, `b` are what `s` was prepared for (dims, dtype, bias presence, threads).
 bool PreparedMatches(const ConvPrepared &s, const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b);

@@ -197,6 +197,37 @@ TEST_CASE("an Add of a per-channel constant folds into the Conv's bias, then the
   CheckWithin(Values(RunModel(plain, in)[0]), want, mag, 27);
 }
 
+TEST_CASE("a Mul and an Add of per-channel constants fold into the Conv's weights and bias", "[compiler][passes]") {
+  const ConvCase cc = MakeConv();
+  const std::vector<float> sc = {1.5f, -0.5f, 2.0f, 0.25f}, sh = {0.1f, -0.2f, 0.3f, 0.0f};
+  for (bool scalar : {false, true}) {
+    INFO("scale " << (scalar ? "one value" : "per channel"));
+    Builder b;
+    const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+    const int32_t conv = AddConv(b, cc, x);
+    const int32_t s = scalar ? b.Const("S", {1}, std::vector<float>{1.5f}) : b.Const("S", {4, 1, 1}, sc);
+    const int32_t mul = b.Op("mul", "Mul", {s, conv});
+    const int32_t add = b.Op("add", "Add", {mul, b.Const("T", {1, 4, 1, 1}, sh)});
+    b.Output({b.Op("relu", "Relu", {add})});
+    REQUIRE(b.g.nodes.size() == 10);
+    const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+    CHECK(plain.graph.nodes.size() == 10);
+    CHECK(fused.graph.nodes.size() == 5);  // x, W*S, B*S+T, Conv (named relu), NetOutput
+    const ir::Node &f = Named(fused.graph, "relu");
+    CHECK(f.type == "Conv");
+    CHECK(FusedList(f) == std::vector<std::string>{"conv", "mul", "add", "relu"});
+    CHECK(f.attrs.at("openatc_post_ops").list_s == std::vector<std::string>{"eltwise_relu"});
+    std::vector<double> scale(4), shift(sh.begin(), sh.end());
+    for (size_t m = 0; m < 4; ++m) scale[m] = scalar ? 1.5 : sc[m];
+    std::vector<double> want, mag;
+    RefConv(cc, scale, shift, &want, &mag);  // sum(x * w * s) + b * s + t
+    for (auto &v : want) v = v > 0 ? v : 0.0;
+    const std::vector<HostTensor> in = {Host({cc.n, cc.c, cc.h, cc.w}, cc.x)};
+    CheckWithin(Values(RunModel(fused, in)[0]), want, mag, 27);
+    CheckWithin(Values(RunModel(plain, in)[0]), want, mag, 27);
+  }
+}
+
 namespace {
 struct ActCase {
   const char *type;

@@ -229,7 +229,7 @@ TEST_CASE("layout planning with run-time shapes: scalar operands and one-root op
   const int32_t d = b.Op("d", "Div", {m, b.Const("six", {1}, std::vector<float>{6.0f})});
   const int32_t e = b.Op("e", "Add", {AddConv(b, "c2", l2, d), AddConv(b, "c3", l3, d)});
   b.Output({e});
-  const om::Model blocked = Compile(b.g, TempFile("layout_unfused2.txt", "ConvActivationFusionPass:off\nConvAddFusionPass:off\n")),
+  const om::Model blocked = Compile(b.g, TempFile("layout_unfused2.txt", "HardSwishPatternPass:off\nConvActivationFusionPass:off\nConvAddFusionPass:off\n")),
                   plain = Compile(b.g, TempFile("layout_off2.txt", "LayoutPlanningPass:off\n"));
   CHECK(ConvSides(blocked.graph, "c1") == std::vector<int64_t>{0, 1, 0});
   for (const char *n : {"s", "cl", "m", "d"}) {
@@ -264,6 +264,72 @@ TEST_CASE("layout planning with run-time shapes: scalar operands and one-root op
     REQUIRE(yp.size() == want.size());
     const double k = 3 * (144 + 8) / 16777216.0;
     for (size_t i = 0; i < yb.size(); ++i) {
+      CHECK(std::fabs(yb[i] - want[i]) <= k * mag[i]);
+      CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
+      CHECK(std::fabs(double(yb[i]) - yp[i]) <= 2 * k * mag[i]);
+    }
+  }
+}
+
+TEST_CASE("layout planning with run-time shapes: a squeeze-excitation Mul and a residual Add stay blocked",
+          "[compiler][passes][layout]") {
+  // x[1,16,?,?] -> c1 (3x3, pad 1) -> r Relu -> m = Mul(r, w) -> c3 (1x1) -> e = Add(c3, r) -> c4 (1x1, 8 ch)
+  //                                    r -> gap -> c2 (1x1 on [1,16,1,1]) -> w Sigmoid
+  // m multiplies r by per-channel weights: it computes in the chain layout (openatc_chain_layout),
+  // and c1, m and c3 keep N, H and W, so e's operands provably never broadcast: e stays blocked.
+  const Layer l1 = MakeLayer(16, 16, 3, 31), l2 = MakeLayer(16, 16, 1, 32), l3 = MakeLayer(16, 16, 1, 33),
+              l4 = MakeLayer(16, 8, 1, 34);
+  Builder b;
+  const int32_t xi = b.Data("x", {1, 16, -1, -1});
+  const int32_t r = b.Op("r", "Relu", {AddConv(b, "c1", l1, xi)});
+  const int32_t gap = b.Op("gap", "GlobalAveragePool", {r});
+  const int32_t w = b.Op("w", "Sigmoid", {AddConv(b, "c2", l2, gap)});
+  const int32_t m = b.Op("m", "Mul", {r, w});
+  const int32_t e = b.Op("e", "Add", {AddConv(b, "c3", l3, m), r});
+  b.Output({AddConv(b, "c4", l4, e)});
+  const om::Model blocked = Compile(b.g, TempFile("layout_se.txt", "ConvActivationFusionPass:off\nConvAddFusionPass:off\n")),
+                  plain = Compile(b.g, TempFile("layout_se_off.txt", "LayoutPlanningPass:off\n"));
+  CHECK(ConvSides(blocked.graph, "c1") == std::vector<int64_t>{0, 1, 0});
+  for (const char *n : {"r", "m", "e"}) {
+    INFO(n);
+    CHECK(Chained(blocked.graph, n) == "blocked");
+  }
+  CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode("m"))], "openatc_chain_layout") == 1);
+  CHECK(IntOf(plain.graph.nodes[size_t(plain.graph.FindNode("m"))], "openatc_chain_layout") == -1);
+  CHECK(ConvSides(blocked.graph, "c3") == std::vector<int64_t>{1, 1, 0});
+  CHECK(ConvSides(blocked.graph, "c4") == std::vector<int64_t>{1, 0, 0});
+  CHECK(ConvSides(blocked.graph, "c2")[0] == 1);  // the pool's [1, 16, 1, 1] reads the same in both layouts
+  // Values: within 8 (K + 8) u M of the exact result (K <= 144, four convolutions deep; M is the
+  // network on |x|, |W|, |B| with the Relu dropped and the Sigmoid's weights taken as 1, their
+  // bound), so blocked and plain runs within twice that of each other.
+  for (int64_t hw : {5, 8}) {
+    INFO("spatial " << hw);
+    const std::vector<float> xv = Pattern(size_t(16 * hw * hw), 35);
+    std::vector<double> want, mag;
+    for (bool mg : {false, true}) {
+      std::vector<double> x(xv.begin(), xv.end());
+      if (mg)
+        for (auto &v : x) v = std::fabs(v);
+      std::vector<double> rr = RefConv(l1, x, mg, hw, hw);
+      if (!mg)
+        for (auto &v : rr) v = std::max(v, 0.0);
+      std::vector<double> g(16, 0.0);
+      for (size_t i = 0; i < rr.size(); ++i) g[i / size_t(hw * hw)] += rr[i] / double(hw * hw);
+      std::vector<double> ww = RefConv(l2, g, mg, 1, 1);
+      for (auto &v : ww) v = mg ? 1.0 : 1.0 / (1.0 + std::exp(-v));
+      std::vector<double> mm = rr;
+      for (size_t i = 0; i < mm.size(); ++i) mm[i] *= ww[i / size_t(hw * hw)];
+      std::vector<double> ee = RefConv(l3, mm, mg, hw, hw);
+      for (size_t i = 0; i < ee.size(); ++i) ee[i] += rr[i];
+      (mg ? mag : want) = RefConv(l4, ee, mg, hw, hw);
+    }
+    const std::vector<HostTensor> in = {Host({1, 16, hw, hw}, xv)};
+    const std::vector<float> yb = Values(RunModel(blocked, in)[0]), yp = Values(RunModel(plain, in)[0]);
+    REQUIRE(yb.size() == want.size());
+    REQUIRE(yp.size() == want.size());
+    const double k = 8 * (144 + 8) / 16777216.0;
+    for (size_t i = 0; i < yb.size(); ++i) {
+      INFO("element " << i << ": blocked " << yb[i] << " plain " << yp[i] << " exact " << want[i]);
       CHECK(std::fabs(yb[i] - want[i]) <= k * mag[i]);
       CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
       CHECK(std::fabs(double(yb[i]) - yp[i]) <= 2 * k * mag[i]);

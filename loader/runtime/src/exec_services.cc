@@ -15,12 +15,14 @@ constexpr size_t kRound = 512;  // GE rounds output and workspace sizes up to 51
 size_t RoundUp(size_t n) { return n == 0 ? kRound : (n + kRound - 1) / kRound * kRound; }
 }  // namespace
 
-HostBuffer::HostBuffer(size_t size) : size_(size) {
+HostBuffer::HostBuffer(size_t size, Fill fill) : size_(size) {
   data_ = static_cast<uint8_t *>(std::aligned_alloc(kAlign, (size + kAlign - 1) / kAlign * kAlign + kAlign));
   if (data_ == nullptr) throw std::bad_alloc();
-  std::memset(data_, 0, size);
+  if (fill == Fill::kZero) std::memset(data_, 0, size);
 }
-HostBuffer::HostBuffer(size_t size, size_t checked, std::string label) : HostBuffer(size) {
+HostBuffer::HostBuffer(size_t size, size_t checked, std::string label) : HostBuffer(size, Fill::kNone) {
+  const size_t head = checked < size ? checked : size;
+  std::memset(data_ + head, 0, size - head);
   checked_ = rt::GmRegistration(data_, checked, std::move(label));
 }
 HostBuffer::~HostBuffer() {

@@ -12,11 +12,15 @@
 
 namespace openatc::runtime {
 
-/// A 64-byte-aligned host allocation (the host target's "device" memory). With a label, its first
-/// `checked` bytes are registered for the global-memory checks while it lives (openatc/rt/gm_registry.h).
+/// A 64-byte-aligned host allocation (the host target's "device" memory), zero-filled unless
+/// its writer fills it. With a label, its first `checked` bytes are registered for the
+/// global-memory checks while it lives (openatc/rt/gm_registry.h); those bytes are left as
+/// allocated, as a device's memory is (run-time outputs and workspaces, which the node writes:
+/// zeroing them cost a third of ppocr-mobile-v2-cls's per-run instructions), the rest is zeroed.
 class HostBuffer {
  public:
-  explicit HostBuffer(size_t size);
+  enum class Fill { kZero, kNone };  ///< kNone: the caller writes every byte before reading any
+  explicit HostBuffer(size_t size, Fill fill = Fill::kZero);
   HostBuffer(size_t size, size_t checked, std::string label);
   ~HostBuffer();
   HostBuffer(const HostBuffer &) = delete;

@@ -375,7 +375,7 @@ class Run {
       if (!im_.sink.inputs[k]) im_.sink.inputs[k] = std::make_unique<HostBuffer>(in.size);
       addr = im_.sink.inputs[k]->data();  // recorded launches read this fixed buffer
     } else {
-      v.storage = std::make_shared<HostBuffer>(in.size);
+      v.storage = std::make_shared<HostBuffer>(in.size, HostBuffer::Fill::kNone);  // filled just below
       addr = v.storage->data();
     }
     if (addr != in.data && in.size != 0) std::memcpy(addr, in.data, in.size);

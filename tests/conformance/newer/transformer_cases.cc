@@ -275,6 +275,28 @@ void NanAndEmptyCases(const std::string &root) {
     c.Write(root);
   }
   const float inf = std::numeric_limits<float>::infinity();
+  {  // Non-finite constant weights (scanned once, when the Conv is prepared at load): 2 channels,
+     // W {2, inf}. Channel 1: -inf -> Relu 0, inf * 0 = NaN stays NaN, +inf stays +inf.
+    Case c("test_conv_relu_fused_18_nan_weight", 18, 9);
+    c.Input("x", {1, 1, 1, 3}, {-1, 0, 2});
+    c.FloatInit("w", {2, 1, 1, 1}, {2, inf});
+    c.AddNode("Conv", {"x", "w"}, {"c"});
+    c.AddNode("Relu", {"c"}, {"y"});
+    c.Output("y", {1, 2, 1, 3}, {0, 0, 4, 0, NAN, inf});
+    c.Write(root);
+  }
+  {  // A NaN constant bias with finite weights: the fused Clip(0, 1) keeps channel 0 all NaN.
+    Case c("test_conv_clip_fused_18_nan_bias", 18, 9);
+    c.Input("x", {1, 1, 1, 3}, {-1, 0.5f, 3});
+    c.FloatInit("w", {2, 1, 1, 1}, {1, 1});
+    c.FloatInit("b", {2}, {NAN, 0.25f});
+    c.FloatInit("lo", {}, {0});
+    c.FloatInit("hi", {}, {1});
+    c.AddNode("Conv", {"x", "w", "b"}, {"c"});
+    c.AddNode("Clip", {"c", "lo", "hi"}, {"y"});
+    c.Output("y", {1, 2, 1, 3}, {NAN, NAN, NAN, 0, 0.75f, 1});
+    c.Write(root);
+  }
   struct E { const char *name, *op; float value; };
   for (const E &e : {E{"test_reduce_max_18_empty_axis", "ReduceMax", -inf}, E{"test_reduce_min_18_empty_axis", "ReduceMin", inf},
                      E{"test_reduce_prod_18_empty_axis", "ReduceProd", 1}, E{"test_reduce_sum_square_18_empty_axis", "ReduceSumSquare", 0}}) {

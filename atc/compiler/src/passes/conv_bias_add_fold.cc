@@ -1,8 +1,11 @@
 // ConvBiasAddFoldPass: Add(Conv(x, W[, B]), C) with C a float32 Const that broadcasts along the
 // output channel only (C's dims, aligned to Y [N, M, spatial...] from the right, are all 1 except
 // at most the channel axis, which is M or 1) becomes Conv(x, W, B + C) (B = 0 when absent), as
-// exported models often carry the bias as a separate Add (mnist-8). The sums are computed in
-// double and rounded once. The Conv takes the Add's name and records both in openatc_fused_nodes.
+// exported models often carry the bias as a separate Add (mnist-8); likewise Mul(Conv(x, W[, B]),
+// S) with such an S and a Const float32 W becomes Conv(x, W * S, B * S) (the per-channel affine
+// "learnable" scale of PP-LCNet blocks in ppocr-v4-det: Conv -> Mul(s) -> Add(b) -> hard-swish).
+// Sums and products are computed in double and rounded once. The Conv takes the last folded
+// node's name and records them all in openatc_fused_nodes.
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
@@ -23,6 +26,60 @@ bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, si
   out->assign(static_cast<size_t>(m), c[0]);
   if (varies)
     for (int64_t k = 0; k < m; ++k) (*out)[static_cast<size_t>(k)] = c[static_cast<size_t>(k)];
+  return true;
+}
+
+// The Conv `ci` renamed to `last` (folded into it) with `fused` recorded.
+void Rename(PassGraph &pg, int32_t ci, int32_t last, std::vector<std::string> fused) {
+  ir::Node &cv = pg.node(ci);
+  ir::AttrValue names;
+  names.kind = ir::AttrKind::kListString;
+  names.list_s = std::move(fused);
+  cv.attrs["openatc_fused_nodes"] = names;
+  pg.Redirect({last, 0}, {ci, 0});
+  pg.Erase(last);
+  cv.name = pg.node(last).name;
+}
+
+// Marks the Const at `e` erased when nothing reads it any more.
+void DropIfUnread(PassGraph &pg, const ir::Endpoint &e) {
+  if (e.connected() && pg.Consumers(e.node, 0) == 0 && !pg.Pinned(e.node) && !pg.GraphOutput(e.node))
+    pg.erased[static_cast<size_t>(e.node)] = true;
+}
+
+bool FoldMul(PassGraph &pg, int32_t ci) {
+  const ir::Node &conv = pg.node(ci);
+  if (!pg.Is(ci, "Conv") || pg.GraphOutput(ci) || conv.inputs.size() < 2 || conv.inputs.size() > 3 ||
+      conv.attrs.count("openatc_post_ops"))
+    return false;
+  const int32_t mi = pg.SoleConsumer(ci);
+  if (!pg.Is(mi, "Mul")) return false;
+  const ir::Node &mul = pg.node(mi);
+  if (mul.inputs.size() != 2 || mul.output_descs[0].shape != conv.output_descs[0].shape) return false;
+  const size_t k = mul.inputs[0].node == ci ? 1 : 0;
+  std::vector<double> c, w, b, per;
+  std::vector<int64_t> cs, ws, bs;
+  const std::vector<int64_t> &y = conv.output_descs[0].shape;
+  if (y.size() < 3 || y[1] < 1 || !ConstF32(pg.g, mul.inputs[k], &c, &cs) || !PerChannel(c, cs, y.size(), y[1], &per) ||
+      !ConstF32(pg.g, conv.inputs[1], &w, &ws) || ws.empty() || ws[0] != y[1])
+    return false;
+  const bool has_bias = conv.inputs.size() == 3 && conv.inputs[2].connected();
+  if (has_bias && (!ConstF32(pg.g, conv.inputs[2], &b, &bs) || bs != std::vector<int64_t>{y[1]})) return false;
+  const int64_t m = y[1];  // `y` refers into the node list, which AddConst may move
+  const size_t per_m = w.size() / static_cast<size_t>(m);
+  for (size_t i = 0; i < w.size(); ++i) w[i] *= per[i / per_m];
+  for (size_t i = 0; i < b.size(); ++i) b[i] *= per[i];
+  const std::string conv_name = conv.name, mul_name = mul.name;
+  std::vector<std::string> fused = FusedNames(conv);
+  fused.push_back(mul_name);
+  const ir::Endpoint old_w = conv.inputs[1], old_b = has_bias ? conv.inputs[2] : ir::Endpoint{};
+  pg.SetInput(ci, 1, {pg.AddConst(conv_name + "/scale_folded_W", ws, w), 0});
+  if (has_bias) pg.SetInput(ci, 2, {pg.AddConst(conv_name + "/scale_folded_B", {m}, b), 0});
+  Rename(pg, ci, mi, fused);
+  DropIfUnread(pg, old_w);
+  DropIfUnread(pg, old_b);
+  LogInfo("pass " + std::string(kConvBiasAdd) + ": folded Mul '" + mul_name + "' into the weights of Conv '" + conv_name +
+          "' (fused node '" + mul_name + "': " + JoinNames(fused) + ")");
   return true;
 }
 
@@ -72,7 +129,8 @@ size_t RunConvBiasAddFold(PassGraph &pg) {
   size_t changes = 0;
   const size_t n = pg.g.nodes.size();
   for (size_t i = 0; i < n; ++i)
-    if (pg.g.nodes[i].type == "Conv" && FoldAdd(pg, static_cast<int32_t>(i))) ++changes;
+    while (pg.g.nodes[i].type == "Conv" && (FoldMul(pg, static_cast<int32_t>(i)) || FoldAdd(pg, static_cast<int32_t>(i))))
+      ++changes;
   return changes;
 }
 

@@ -117,7 +117,11 @@ bool FuseChain(PassGraph &pg, int32_t ci, bool act_on, bool add_on) {
   }
   if (chain.empty()) return false;
   std::vector<std::string> fused = FusedNames(conv);
-  for (int32_t i : chain) fused.push_back(pg.node(i).name);
+  std::vector<std::string> chain_names;
+  for (int32_t i : chain) {
+    chain_names.push_back(pg.node(i).name);
+    for (const std::string &name : FusedNames(pg.node(i))) fused.push_back(name);  // a HardSwishPatternPass node's 4
+  }
   const std::string conv_name = conv.name, tail = pg.node(chain.back()).name;
   ir::Node &c = pg.node(ci);
   SetPostOpAttrs(c, ops, fused);
@@ -128,7 +132,7 @@ bool FuseChain(PassGraph &pg, int32_t ci, bool act_on, bool add_on) {
   std::string algs;
   for (const auto &op : ops) algs += (algs.empty() ? "" : ", ") + op.alg;
   LogInfo("pass " + std::string(addend.connected() ? kConvAdd : kConvActivation) + ": fused " +
-          JoinNames(std::vector<std::string>(fused.end() - static_cast<std::ptrdiff_t>(chain.size()), fused.end())) + " into Conv '" + conv_name +
+          JoinNames(chain_names) + " into Conv '" + conv_name +
           "' as post-ops " + algs + " (fused node '" + tail + "')");
   return true;
 }

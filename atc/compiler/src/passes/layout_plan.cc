@@ -7,14 +7,16 @@
 //   A tensor (output 0) stays in the chain layout when it is 4-D float32 with a known
 //   channel count that is a multiple of 8, is no graph output, its producer is a blockable Conv
 //   or a layout-neutral node (Relu-like unary ops, Add/Sum/Sub/Mul/Div/Max/Min of same-shape
-//   operands or with a one-element operand, Concat on axis 1) or a float32 MaxPool (no Indices) / AveragePool / GlobalAveragePool /
+//   operands or with a one-element operand, Concat on axis 1), a squeeze-excitation Mul of a
+//   4-D tensor by per-channel weights [N|1, C, 1, 1] (openatc_chain_layout = 1; the weights'
+//   bytes are the same in both layouts) or a float32 MaxPool (no Indices) / AveragePool / GlobalAveragePool /
 //   GlobalMaxPool, whose data input(s) all stay in the chain layout, and every reader is a
 //   blockable Conv (as X, or as the fused addend of a Conv whose Y is blocked) or such a node
 //   whose output stays in the chain layout. A global pool's output [N, C, 1, 1] has the same
 //   bytes in both layouts, so any node may read it. So reorders happen only inside the Convs at a
 //   chain's boundary (plain input or plain output) and never on graph edges.
-// Attributes: Convs get openatc_x_blocked / openatc_y_blocked / openatc_addend_blocked; pools in
-// a chain openatc_chain_layout = 1; every node whose output stays in the chain layout gets
+// Attributes: Convs get openatc_x_blocked / openatc_y_blocked / openatc_addend_blocked; pools and
+// squeeze-excitation Muls in a chain openatc_chain_layout = 1; every node whose output stays in the chain layout gets
 // _openatc_layout = "blocked" (informational).
 #include <cstring>
 
@@ -73,10 +75,49 @@ bool Scalar(const ir::TensorDesc &d) {
   return true;
 }
 
+// The anchor of the 4-D operand of a squeeze-excitation product (a float32 Mul of X, which has
+// the output's shape, by S [N|1, C, 1, 1] with the same static C, a multiple of 8), else -1. S's
+// bytes are the same in both layouts, so only X is a data input; the Mul computes in the chain
+// layout when told so (openatc_chain_layout; ops/common/chain_scale.h).
+int PerChannelMul(const PassGraph &pg, int32_t i) {
+  const ir::Node &n = pg.g.nodes[static_cast<size_t>(i)];
+  if (!pg.Is(i, "Mul") || n.inputs.size() != 2 || n.input_descs.size() != 2 || n.output_descs.size() != 1 ||
+      !Rank4(n.output_descs[0]) || n.output_descs[0].shape[1] % kChainBlock != 0)
+    return -1;
+  for (int k = 0; k < 2; ++k) {
+    const ir::TensorDesc &x = n.input_descs[static_cast<size_t>(k)], &sc = n.input_descs[static_cast<size_t>(1 - k)];
+    if (!n.inputs[0].connected() || !n.inputs[1].connected() || n.inputs[static_cast<size_t>(k)].index != 0) continue;
+    if (x.shape != n.output_descs[0].shape || !Rank4(sc) || sc.shape[1] != x.shape[1] || sc.shape[2] != 1 ||
+        sc.shape[3] != 1 || (x.shape[2] == 1 && x.shape[3] == 1))
+      continue;
+    return k;
+  }
+  return -1;
+}
+
+// True when Conv `n` keeps its input's N, H and W (stride 1 and pads of dilation * (k - 1) per
+// spatial axis, or SAME_* padding), whatever they are at run time: its output then has the same
+// run-time (N, H, W) as its input, and its static channel count.
+bool KeepsSpatialDims(const ir::Node &n) {
+  if (n.inputs.size() < 2 || n.input_descs.size() < 2 || n.input_descs[1].shape.size() != 4) return false;
+  const std::vector<int64_t> strides = IntsAttr(n, "strides"), dil = IntsAttr(n, "dilations"), pads = IntsAttr(n, "pads");
+  auto ap = n.attrs.find("auto_pad");
+  const std::string auto_pad = ap != n.attrs.end() && ap->second.kind == ir::AttrKind::kString ? ap->second.s : "NOTSET";
+  for (size_t a = 0; a < 2; ++a) {
+    const int64_t k = n.input_descs[1].shape[2 + a], d = dil.size() == 2 ? dil[a] : 1;
+    if (k <= 0 || (strides.size() == 2 && strides[a] != 1) || (!strides.empty() && strides.size() != 2)) return false;
+    if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") continue;
+    const int64_t total = pads.size() == 4 ? pads[a] + pads[a + 2] : 0;
+    if ((auto_pad != "NOTSET" && auto_pad != "" && !(auto_pad == "VALID" && k == 1)) || total != d * (k - 1)) return false;
+  }
+  return true;
+}
+
 // The data input anchors of a layout-neutral node or pool (empty: `i` is neither). `root`: per
-// node before `i`, the node whose output 0 provably has the same run-time shape as its output 0
-// (through unary and scalar-operand elementwise nodes), so two operands of one root never
-// broadcast even when their shapes are known only at run time. A one-element operand
+// node before `i`, the node whose output 0 provably has the same run-time N, H and W as its
+// output 0 (through unary and scalar-operand elementwise nodes, squeeze-excitation Muls and
+// Convs that keep the spatial dims), so two operands of one root and one static channel count
+// never broadcast even when their other dims are known only at run time (residual Adds). A one-element operand
 // broadcasts the same in either layout and is no data input.
 std::vector<size_t> NeutralInputs(const PassGraph &pg, int32_t i, const std::vector<int32_t> &root) {
   static const char *const kUnary[] = {"Relu", "LeakyRelu", "Sigmoid", "Tanh", "Elu", "HardSwish", "HardSigmoid", "Clip"};
@@ -93,6 +134,7 @@ std::vector<size_t> NeutralInputs(const PassGraph &pg, int32_t i, const std::vec
     if (!n.inputs[k].connected() || k >= n.input_descs.size()) return {};
     all.push_back(k);
   }
+  if (const int k = PerChannelMul(pg, i); k >= 0) return {static_cast<size_t>(k)};
   for (const char *t : kBinary)
     if (n.type == t) {
       std::vector<size_t> data;
@@ -211,15 +253,31 @@ void MarkConv(PassGraph &pg, int32_t i, const Plan &pl) {
 size_t RunLayoutPlanning(PassGraph &pg) {
   const size_t n = pg.g.nodes.size();
   Plan pl{std::vector<bool>(n), std::vector<bool>(n), std::vector<std::vector<size_t>>(n)};
-  std::vector<int32_t> root(n);
+  // root: see NeutralInputs. batch: the node whose output 0 provably has the same run-time N
+  // (through every node root follows, every Conv and every pool), which lets root pass a
+  // squeeze-excitation Mul whose weights come from the same batch as its X (they never broadcast X).
+  std::vector<int32_t> root(n), batch(n);
+  auto from = [&](const ir::Node &node, size_t k) { return static_cast<size_t>(node.inputs[k].node); };
   for (size_t i = 0; i < n; ++i) {
     const int32_t ii = static_cast<int32_t>(i);
     const ir::Node &node = pg.g.nodes[i];
     pl.conv[i] = BlockableConv(pg, ii);
     pl.neutral[i] = pl.conv[i] ? std::vector<size_t>{} : NeutralInputs(pg, ii, root);
-    root[i] = ii;
-    if (!pl.neutral[i].empty() && !IsPool(node.type) && node.type != "Concat")
-      root[i] = root[static_cast<size_t>(node.inputs[pl.neutral[i][0]].node)];
+    root[i] = batch[i] = ii;
+    const int se = PerChannelMul(pg, ii);
+    const bool x0 = !node.inputs.empty() && node.inputs[0].connected() && node.inputs[0].index == 0;
+    if (se >= 0) {
+      const size_t x = from(node, static_cast<size_t>(se)), w = from(node, static_cast<size_t>(1 - se));
+      if (batch[x] == batch[w]) root[i] = root[x], batch[i] = batch[x];
+    } else if (!pl.neutral[i].empty() && !IsPool(node.type) && node.type != "Concat") {
+      root[i] = root[from(node, pl.neutral[i][0])];
+      batch[i] = batch[from(node, pl.neutral[i][0])];
+    } else if (pg.Is(ii, "Conv") && x0) {
+      batch[i] = batch[from(node, 0)];
+      if (KeepsSpatialDims(node)) root[i] = root[from(node, 0)];
+    } else if (IsPool(node.type) && x0 && pg.Is(ii, node.type.c_str())) {
+      batch[i] = batch[from(node, 0)];
+    }
     pl.chain[i] = (pl.conv[i] || !pl.neutral[i].empty()) && node.output_descs[0].shape[1] % kChainBlock == 0;
   }
   const auto readers = Readers(pg);
@@ -234,7 +292,7 @@ size_t RunLayoutPlanning(PassGraph &pg) {
     if (!pl.chain[i]) continue;
     ir::Node &node = pg.node(static_cast<int32_t>(i));
     SetStr(node, "_openatc_layout", "blocked");
-    if (IsPool(node.type)) {
+    if (IsPool(node.type) || PerChannelMul(pg, static_cast<int32_t>(i)) >= 0) {
       SetInt(node, "openatc_chain_layout", 1);
       ++changes;
     }

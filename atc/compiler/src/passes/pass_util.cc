@@ -24,6 +24,7 @@ PassGraph::PassGraph(ir::Graph &graph, const std::set<std::string> &builtin_type
 size_t PassGraph::Consumers(int32_t i, int32_t index) const {
   size_t count = 0;
   for (const auto &[c, a] : users_[static_cast<size_t>(i)]) {
+    if (a >= g.nodes[static_cast<size_t>(c)].inputs.size()) continue;  // stale: the consumer lost inputs
     const ir::Endpoint &e = g.nodes[static_cast<size_t>(c)].inputs[a];
     if (!erased[static_cast<size_t>(c)] && e.node == i && e.index == index) ++count;
   }
@@ -33,6 +34,7 @@ size_t PassGraph::Consumers(int32_t i, int32_t index) const {
 int32_t PassGraph::SoleConsumer(int32_t i) const {
   if (Consumers(i, 0) != 1) return -1;
   for (const auto &[c, a] : users_[static_cast<size_t>(i)]) {
+    if (a >= g.nodes[static_cast<size_t>(c)].inputs.size()) continue;
     const ir::Endpoint &e = g.nodes[static_cast<size_t>(c)].inputs[a];
     if (!erased[static_cast<size_t>(c)] && e.node == i && e.index == 0) return c;
   }
@@ -67,6 +69,7 @@ void PassGraph::SetInput(int32_t c, size_t anchor, ir::Endpoint e) {
 
 void PassGraph::Redirect(ir::Endpoint from, ir::Endpoint to) {
   for (const auto &[c, a] : users_[static_cast<size_t>(from.node)]) {
+    if (a >= g.nodes[static_cast<size_t>(c)].inputs.size()) continue;
     ir::Endpoint &e = g.nodes[static_cast<size_t>(c)].inputs[a];
     if (!erased[static_cast<size_t>(c)] && e == from) {
       e = to;

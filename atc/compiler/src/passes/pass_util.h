@@ -47,7 +47,8 @@ struct PassGraph {
 
  private:
   std::vector<bool> control_;  ///< has or is a control dependency
-  /// Per node: the (consumer, input anchor) edges that read it (some may be stale: checked on use).
+  /// Per node: the (consumer, input anchor) edges that read it (some may be stale, also past a
+  /// rewritten consumer's inputs: checked on use).
   std::vector<std::vector<std::pair<int32_t, size_t>>> users_;
 };
 

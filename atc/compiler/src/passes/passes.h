@@ -16,6 +16,7 @@ namespace openatc::compiler::passes {
 class WeightCache;
 
 /// The pass names (what a fusion switch file names).
+inline constexpr const char *kHardSwishPattern = "HardSwishPatternPass";
 inline constexpr const char *kConvBnFold = "ConvBatchNormFoldPass";
 inline constexpr const char *kConvBiasAdd = "ConvBiasAddFoldPass";
 inline constexpr const char *kConvActivation = "ConvActivationFusionPass";

@@ -1,11 +1,13 @@
-// RunGraphPasses: the pass order (passes.h). bias-Add and BatchNormalization folding first
-// (they need the Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops, then layout planning.
+// RunGraphPasses: the pass order (passes.h). Decomposed activations recognised first (so that
+// they fuse), bias-Add and BatchNormalization folding next (they need the Conv's bias slot and no
+// post-ops yet), then post-op fusion, then the layout no-ops, then layout planning.
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
 
 namespace openatc::compiler::passes {
 
+size_t RunHardSwishPattern(PassGraph &pg);
 size_t RunConvBnFold(PassGraph &pg);
 size_t RunConvBiasAddFold(PassGraph &pg);
 size_t RunConvPostOpFusion(PassGraph &pg, bool activations, bool adds);
@@ -16,6 +18,7 @@ size_t RunLayoutPlanning(PassGraph &pg);
 size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std::set<std::string> &builtin) {
   PassGraph pg(graph, builtin);
   size_t changes = 0;
+  if (switches.enabled(kHardSwishPattern)) changes += RunHardSwishPattern(pg);
   if (switches.enabled(kConvBiasAdd)) changes += RunConvBiasAddFold(pg);
   if (switches.enabled(kConvBnFold)) changes += RunConvBnFold(pg);
   const bool act = switches.enabled(kConvActivation), add = switches.enabled(kConvAdd);
