@@ -215,6 +215,28 @@ void PrintTimings(std::vector<double> runs, double load_ms) {
                runs.front(), pct(0.5), pct(0.9), pct(0.99), runs.back());
 }
 
+// The first run, --warmup runs and --loop timed runs of `run(phase)`; prints the timings when
+// there is more than the first run. Returns the last run's outputs.
+template <typename Run>
+auto TimedRuns(const Options &o, double load_ms, Run run) {
+  const auto f0 = Clock::now();
+  auto outputs = run("first");
+  const double first_ms = Ms(Clock::now() - f0);
+  for (int i = 0; i < o.warmup; ++i) outputs = run("warmup");
+  if (o.loop > 1 || o.warmup > 0) {
+    std::vector<double> runs;
+    for (int i = 0; i < o.loop; ++i) {
+      const auto s = Clock::now();
+      outputs = run("timed");
+      runs.push_back(Ms(Clock::now() - s));
+    }
+    std::fprintf(stdout, "first run: %.3f ms\n", first_ms);
+    PrintTimings(runs, load_ms);
+  }
+  std::fflush(stdout);
+  return outputs;
+}
+
 // --profile and --dump together: both see every node.
 class Observers : public runtime::NodeObserver {
  public:
@@ -307,21 +329,8 @@ int RunValueModel(const Options &o, runtime::LoadedModel &m, double load_ms) {
     inputs.push_back(tensor_io::LoadValueFile(o.inputs[i], "input " + std::to_string(i) + " '" + want[i].name + "'",
                                               want[i].value_kind, want[i].dtype, want[i].shape));
   Runner runner(o, m, o.dump_dir);
-  const auto f0 = Clock::now();
-  std::vector<HostValue> outputs = runner.RunValuesOnce(inputs, "first");
-  const double first_ms = Ms(Clock::now() - f0);
-  for (int i = 0; i < o.warmup; ++i) outputs = runner.RunValuesOnce(inputs, "warmup");
-  if (o.loop > 1 || o.warmup > 0) {
-    std::vector<double> runs;
-    for (int i = 0; i < o.loop; ++i) {
-      const auto s = Clock::now();
-      outputs = runner.RunValuesOnce(inputs, "timed");
-      runs.push_back(Ms(Clock::now() - s));
-    }
-    std::fprintf(stdout, "first run: %.3f ms\n", first_ms);
-    PrintTimings(runs, load_ms);
-  }
-  std::fflush(stdout);
+  std::vector<HostValue> outputs =
+      TimedRuns(o, load_ms, [&](const char *phase) { return runner.RunValuesOnce(inputs, phase); });
   runner.Finish(o);
   std::vector<std::string> names;
   for (size_t i = 0; i < outputs.size(); ++i) {
@@ -394,22 +403,8 @@ int Run(const Options &o) {
   }
   const std::string dump_dir = DumpDirOf(o, scratch.get());
   Runner runner(o, *model, dump_dir);
-  std::vector<tensor_io::HostTensor> outputs;
-  const auto f0 = Clock::now();
-  outputs = runner.RunOnce(inputs, "first");
-  const double first_ms = Ms(Clock::now() - f0);
-  for (int i = 0; i < o.warmup; ++i) outputs = runner.RunOnce(inputs, "warmup");
-  if (o.loop > 1 || o.warmup > 0) {
-    std::vector<double> runs;
-    for (int i = 0; i < o.loop; ++i) {
-      const auto s = Clock::now();
-      outputs = runner.RunOnce(inputs, "timed");
-      runs.push_back(Ms(Clock::now() - s));
-    }
-    std::fprintf(stdout, "first run: %.3f ms\n", first_ms);
-    PrintTimings(runs, load_ms);
-  }
-  std::fflush(stdout);
+  std::vector<tensor_io::HostTensor> outputs =
+      TimedRuns(o, load_ms, [&](const char *phase) { return runner.RunOnce(inputs, phase); });
   runner.Finish(o);
   std::vector<std::string> names;
   for (size_t i = 0; i < outputs.size(); ++i) {
