@@ -57,7 +57,7 @@ void Float8Cases(const std::string &root) {
   Case h("test_dequantizelinear_19_e5m2_zero_point", 19, 9);  // (x - 1.0) * 0.5
   h.InputRaw("x", kE5, {3}, {0x40, 0x3C, 0xC2});            // 2.0, 1.0, -3.0
   h.FloatInit("s", {}, {0.5f});
-  h.InputRaw("z", kE5, {}, {0x3C});
+  h.Int32DataInit("z", kE5, {}, {0x3C});  // an initializer in int32_data
   h.AddNode("DequantizeLinear", {"x", "s", "z"}, {"y"});
   h.Output("y", {3}, {0.5f, 0.0f, -2.0f});
   h.Write(root);

@@ -57,6 +57,15 @@ class Case {
     Declare(model_.mutable_graph()->add_output(), n, elem, dims);
     outputs_.push_back(Tensor(n, elem, dims, b.data(), b.size()));
   }
+  /// An initializer whose values are in int32_data (how ONNX stores float8 bit patterns).
+  void Int32DataInit(const std::string &n, int32_t elem, const std::vector<int64_t> &dims, const std::vector<int32_t> &v) {
+    onnx::TensorProto t;
+    t.set_name(n);
+    t.set_data_type(elem);
+    for (int64_t d : dims) t.add_dims(d);
+    for (int32_t x : v) t.add_int32_data(x);
+    *model_.mutable_graph()->add_initializer() = t;
+  }
   void FloatInit(const std::string &n, const std::vector<int64_t> &dims, const std::vector<float> &v) {
     *model_.mutable_graph()->add_initializer() = Tensor(n, onnx::TensorProto::FLOAT, dims, v.data(), v.size() * 4);
   }
