@@ -1,5 +1,5 @@
-// Cast (ONNX Cast-13) between every pair of float32/float16/bfloat16/float64, int8..int64,
-// uint8..uint64 and bool (string is not supported), with the conversion rules of
+// Cast (ONNX Cast-13/19/24) between every pair of float32/float16/bfloat16/float64, int8..int64,
+// uint8..uint64, bool and float8 E4M3FN/E5M2/E8M0 (`saturate`, `round_mode`) (string is not supported), with the conversion rules of
 // ops/common/cast_convert.h: one rounding to nearest even into float types (bfloat16 included;
 // NaN stays NaN), truncation toward zero from float to integer types (NaN -> 0, saturating),
 // two's complement wrap between integers, x != 0 into bool, 0/1 out of bool.
@@ -7,12 +7,15 @@
 // changed to rounding in ONNX 1.13); OpenATC rounds to nearest even as ONNX now specifies.
 #include "common/cast_convert.h"
 #include "common/movement.h"
+#include "openatc/onnx_dtype.h"
 
 namespace ge {
 REG_OP(Cast)
     .INPUT(input, TensorType::ALL())
     .OUTPUT(output, TensorType::ALL())
     .REQUIRED_ATTR(to, Int)
+    .ATTR(saturate, Int, 1)         // Cast-19: out-of-range values into float8 clamp to max finite
+    .ATTR(round_mode, String, "up")  // Cast-24: rounding into FLOAT8E8M0 (up, down, nearest)
     .OP_END_FACTORY_REG(Cast);
 }  // namespace ge
 
@@ -23,18 +26,20 @@ bool Target(const gert::ExtendedKernelContext *ctx, ge::DataType *to) {
   *to = DtypeFromOnnx(onnx);
   if (*to == ge::DT_UNDEFINED) {
     Fail(ctx, "cannot cast to ONNX dtype " + std::to_string(onnx) +
-                  " (supported: numeric types, bool, float16, bfloat16; not string or complex)");
+                  " (supported: numeric types, bool, float16, bfloat16, float8 E4M3FN/E5M2/E8M0; not string, "
+                  "complex, the FNUZ float8 types or the 4-bit types)");
     return false;
   }
   return true;
 }
+
 }  // namespace
 
 class Cast : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType in = ctx->GetInputDataType(0);
-    if (!IsOnnxDtype(in)) return Fail(ctx, "cannot cast from " + DtypeName(in));
+    if (!IsOnnxDtype(in) && !openatc::IsFloat8DataType(in)) return Fail(ctx, "cannot cast from " + DtypeName(in));
     ge::DataType to;
     if (!Target(ctx, &to)) return ge::GRAPH_FAILED;
     return ctx->SetOutputDataType(0, to);
@@ -49,10 +54,11 @@ class Cast : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const gert::Tensor *x = ctx->GetInputTensor(0);
     if (x == nullptr) return Fail(ctx, "one input expected");
     ge::DataType to;
-    if (!Target(ctx, &to)) return ge::GRAPH_FAILED;
+    CastOptions opt;
+    if (!Target(ctx, &to) || !ReadCastOptions(ctx, 1, 2, &opt)) return ge::GRAPH_FAILED;
     gert::Tensor *y = AllocChecked(ctx, 0, TensorDims(*x), to);
     if (y == nullptr) return ge::GRAPH_FAILED;
-    if (!CastElements(*x, to, y->GetAddr()))
+    if (!CastElements(*x, to, y->GetAddr(), opt))
       return Fail(ctx, "cannot cast " + DtypeName(x->GetDataType()) + " to " + DtypeName(to));
     return ge::GRAPH_SUCCESS;
   }

@@ -3,25 +3,31 @@
 // runs in y_scale's precision; int32 x in double). y_scale and y_zero_point are one value (per
 // tensor), a 1-D tensor of x's `axis` dim (per axis, default axis 1), or, with block_size > 0
 // (opset 21), x's shape with ceil(d / block_size) on `axis` (blocked). y is y_zero_point's dtype
-// (uint8, int8, uint16 or int16), else `output_dtype` (opset 21), else uint8. The float8 and 4-bit
-// outputs of opsets 19-21 are refused.
+// (uint8, int8, uint16 or int16), else `output_dtype` (opset 21), else uint8. Opset 19's float8
+// outputs E4M3FN and E5M2: y = x / y_scale + zero point in float32, then one rounding to nearest
+// even into float8 with `saturate` (default 1; ops/common/cast_convert.h). The FNUZ and 4-bit
+// outputs are refused.
+#include "common/cast_convert.h"
 #include "common/quant_util.h"
 
 namespace ge {
 REG_OP(QuantizeLinear)
     .INPUT(x, TensorType({DT_FLOAT, DT_FLOAT16, DT_INT32}))
     .INPUT(y_scale, TensorType({DT_FLOAT, DT_FLOAT16}))
-    .OPTIONAL_INPUT(y_zero_point, TensorType({DT_UINT8, DT_INT8, DT_UINT16, DT_INT16}))
-    .OUTPUT(y, TensorType({DT_UINT8, DT_INT8, DT_UINT16, DT_INT16}))
+    .OPTIONAL_INPUT(y_zero_point, TensorType({DT_UINT8, DT_INT8, DT_UINT16, DT_INT16, DT_FLOAT8_E4M3FN, DT_FLOAT8_E5M2}))
+    .OUTPUT(y, TensorType({DT_UINT8, DT_INT8, DT_UINT16, DT_INT16, DT_FLOAT8_E4M3FN, DT_FLOAT8_E5M2}))
     .ATTR(axis, Int, 1)
     .ATTR(block_size, Int, 0)
     .ATTR(output_dtype, Int, 0)
+    .ATTR(saturate, Int, 1)
     .OP_END_FACTORY_REG(QuantizeLinear);
 }  // namespace ge
 
 namespace openatc_ops {
 namespace {
-enum QuantizeAttr { kAxis, kBlockSize, kOutputDtype };
+enum QuantizeAttr { kAxis, kBlockSize, kOutputDtype, kSaturate };
+
+bool IsFloat8Quant(ge::DataType d) { return d == ge::DT_FLOAT8_E4M3FN || d == ge::DT_FLOAT8_E5M2; }
 
 // y's dtype from the zero point's (DT_UNDEFINED when absent) and output_dtype; "" or the reason.
 std::string OutputDtype(const gert::ExtendedKernelContext *ctx, ge::DataType zp, ge::DataType *y) {
@@ -31,8 +37,10 @@ std::string OutputDtype(const gert::ExtendedKernelContext *ctx, ge::DataType zp,
     return "output_dtype " + std::to_string(od) + " differs from y_zero_point's dtype " + DtypeName(zp);
   *y = zp != ge::DT_UNDEFINED ? zp : (want != ge::DT_UNDEFINED ? want : ge::DT_UINT8);
   int64_t lo = 0, hi = 0;
+  if (IsFloat8Quant(*y)) return "";
   if (*y == ge::DT_INT32 || !QuantRange(*y, &lo, &hi))
-    return "output type " + DtypeName(*y) + " is not supported; use uint8, int8, uint16 or int16";
+    return "output type " + DtypeName(*y) + " is not supported; use uint8, int8, uint16, int16, float8e4m3fn or "
+           "float8e5m2";
   return "";
 }
 
@@ -77,10 +85,11 @@ class QuantizeLinear : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const Dims d = TensorDims(*x);
     std::vector<float> scale;
     std::vector<int32_t> zp;
-    if (!ReadScale(ctx, st, "y_scale", &scale) || !ReadZeroPoint(ctx, zt, "y_zero_point", &zp)) return ge::GRAPH_FAILED;
     ge::DataType yt = ge::DT_UINT8;
     const std::string err = OutputDtype(ctx, zt ? zt->GetDataType() : ge::DT_UNDEFINED, &yt);
     if (!err.empty()) return Fail(ctx, err);
+    if (IsFloat8Quant(yt)) return ExecuteFloat8(ctx, *x, st, zt, yt);
+    if (!ReadScale(ctx, st, "y_scale", &scale) || !ReadZeroPoint(ctx, zt, "y_zero_point", &zp)) return ge::GRAPH_FAILED;
     int64_t lo = 0, hi = 0;
     QuantRange(yt, &lo, &hi);
     const int64_t axis = AttrInt(ctx, kAxis, 1), block = AttrInt(ctx, kBlockSize, 0);
@@ -97,6 +106,33 @@ class QuantizeLinear : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       q[static_cast<size_t>(i)] = RoundSaturate(std::nearbyint(v) + zp[zm.Index(i)], lo, hi);
     }
     WriteQuantized(q, y);
+    return ge::GRAPH_SUCCESS;
+  }
+
+ private:
+  static ge::graphStatus ExecuteFloat8(gert::EagerOpExecutionContext *ctx, const gert::Tensor &x,
+                                       const gert::Tensor *st, const gert::Tensor *zt, ge::DataType yt) {
+    const Dims d = TensorDims(x);
+    std::vector<float> scale, zp = {0.0f};
+    if (!ReadScale(ctx, st, "y_scale", &scale)) return ge::GRAPH_FAILED;
+    if (zt != nullptr) {
+      if (zt->GetShapeSize() < 1) return Fail(ctx, "y_zero_point is empty");
+      zp.assign(static_cast<size_t>(zt->GetShapeSize()), 0.0f);
+      for (size_t i = 0; i < zp.size(); ++i) zp[i] = Float8ToFloat(yt, zt->GetData<uint8_t>()[i]);
+    }
+    const int64_t axis = AttrInt(ctx, kAxis, 1), block = AttrInt(ctx, kBlockSize, 0);
+    QuantParamMap sm, zm;
+    if (!ResolveParamMap(ctx, d, st, "y_scale", axis, block, &sm) ||
+        !ResolveParamMap(ctx, d, zt, "y_zero_point", axis, block, &zm))
+      return ge::GRAPH_FAILED;
+    gert::Tensor *y = AllocChecked(ctx, 0, d, yt);
+    if (y == nullptr) return ge::GRAPH_FAILED;
+    const bool half_scale = st->GetDataType() == ge::DT_FLOAT16;
+    const CastOptions opt{AttrInt(ctx, kSaturate, 1) != 0};
+    for (int64_t i = 0; i < x.GetShapeSize(); ++i) {
+      const double v = Quotient(x, i, scale[sm.Index(i)], half_scale) + zp[zm.Index(i)];
+      y->GetData<uint8_t>()[i] = FloatToFloat8(static_cast<float>(v), yt, opt);
+    }
     return ge::GRAPH_SUCCESS;
   }
 };

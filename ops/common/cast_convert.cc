@@ -7,6 +7,9 @@
 #include <type_traits>
 #include <vector>
 
+#include "openatc/minifloat.h"
+#include "openatc/onnx_dtype.h"
+
 namespace openatc_ops {
 namespace {
 struct Bf16 {  // a bfloat16 slot (its value is handled as float)
@@ -46,6 +49,22 @@ void ConvertAll(const S *in, D *out, int64_t n) {
 
 // Destination D from any source dtype; false for an unsupported source.
 template <typename D>
+bool CastTo(const gert::Tensor &x, void *out, int64_t n);
+
+// Any source -> one of the float8 types, through float32 (exact for every source but float64
+// and the wide integers, which round once into float32 first).
+bool CastToFloat8(const gert::Tensor &x, ge::DataType to, void *out, int64_t n, const CastOptions &opt) {
+  std::vector<float> tmp(static_cast<size_t>(n));
+  if (!CastTo<float>(x, tmp.data(), n)) return false;
+  auto *o = static_cast<uint8_t *>(out);
+  for (int64_t i = 0; i < n; ++i) {
+    const float v = tmp[static_cast<size_t>(i)];
+    o[i] = FloatToFloat8(v, to, opt);
+  }
+  return true;
+}
+
+template <typename D>
 bool CastTo(const gert::Tensor &x, void *out, int64_t n) {
   auto *o = static_cast<D *>(out);
   switch (x.GetDataType()) {
@@ -57,6 +76,11 @@ bool CastTo(const gert::Tensor &x, void *out, int64_t n) {
     case ge::DT_BF16: {
       const auto *p = static_cast<const uint16_t *>(x.GetAddr());
       for (int64_t i = 0; i < n; ++i) o[i] = Convert<D>(Bf16ToFloat(p[i]));
+      break;
+    }
+    case ge::DT_FLOAT8_E4M3FN: case ge::DT_FLOAT8_E5M2: case ge::DT_FLOAT8_E8M0: {
+      const auto *p = static_cast<const uint8_t *>(x.GetAddr());
+      for (int64_t i = 0; i < n; ++i) o[i] = Convert<D>(Float8ToFloat(x.GetDataType(), p[i]));
       break;
     }
     default:
@@ -75,6 +99,28 @@ bool CastTo<Bf16>(const gert::Tensor &x, void *out, int64_t n) {
 }
 }  // namespace
 
+float Float8ToFloat(ge::DataType d, uint8_t bits) {
+  if (d == ge::DT_FLOAT8_E8M0) return openatc::E8M0ToFloat(bits);
+  return openatc::MiniFloatToFloat(bits, d == ge::DT_FLOAT8_E4M3FN ? openatc::kE4M3FN : openatc::kE5M2);
+}
+
+uint8_t FloatToFloat8(float v, ge::DataType to, const CastOptions &opt) {
+  if (to == ge::DT_FLOAT8_E8M0) return openatc::FloatToE8M0(v, opt.saturate, opt.e8m0_round);
+  return static_cast<uint8_t>(
+      openatc::FloatToMiniFloat(v, to == ge::DT_FLOAT8_E4M3FN ? openatc::kE4M3FN : openatc::kE5M2, opt.saturate));
+}
+
+bool ReadCastOptions(const gert::ExtendedKernelContext *ctx, size_t saturate_index, size_t round_mode_index,
+                     CastOptions *opt) {
+  opt->saturate = AttrInt(ctx, saturate_index, 1) != 0;
+  const std::string mode = AttrStr(ctx, round_mode_index, "up");
+  if (mode == "up") opt->e8m0_round = openatc::E8M0Round::kUp;
+  else if (mode == "down") opt->e8m0_round = openatc::E8M0Round::kDown;
+  else if (mode == "nearest") opt->e8m0_round = openatc::E8M0Round::kNearest;
+  else return Fail(ctx, "round_mode '" + mode + "' is not one of up, down, nearest"), false;
+  return true;
+}
+
 float Bf16ToFloat(uint16_t bits) {
   const uint32_t u = static_cast<uint32_t>(bits) << 16;
   float f;
@@ -92,8 +138,9 @@ uint16_t FloatToBf16(float f) {
   return static_cast<uint16_t>((u + 0x7fffu + lsb) >> 16);
 }
 
-bool CastElements(const gert::Tensor &x, ge::DataType to, void *out) {
+bool CastElements(const gert::Tensor &x, ge::DataType to, void *out, const CastOptions &options) {
   const int64_t n = x.GetShapeSize();
+  if (openatc::IsFloat8DataType(to)) return CastToFloat8(x, to, out, n, options);
   switch (to) {
     OPENATC_OPS_FLOAT_CASES(return CastTo<T>(x, out, n))
     OPENATC_OPS_INT_CASES(return CastTo<T>(x, out, n))

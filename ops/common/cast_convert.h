@@ -10,7 +10,10 @@
  *    and values beyond the range saturate to the integer's min/max;
  *  - integer -> integer: two's complement wrap; x != 0 into bool; 0/1 out of bool;
  *  - bfloat16 -> anything: exact widening to float32 first;
- *  - anything -> bfloat16: to float32 first, then FloatToBf16 (see there).
+ *  - anything -> bfloat16: to float32 first, then FloatToBf16 (see there);
+ *  - float8 (E4M3FN, E5M2, E8M0) -> anything: exact widening to float32 first;
+ *  - anything -> float8: to float32 first, then include/openatc/minifloat.h's rounding, with
+ *    Cast-19's `saturate` and Cast-24's `round_mode` (E8M0 only) from CastOptions.
  */
 #ifndef OPENATC_OPS_COMMON_CAST_CONVERT_H_
 #define OPENATC_OPS_COMMON_CAST_CONVERT_H_
@@ -18,6 +21,7 @@
 #include <cstdint>
 
 #include "common/op_util.h"
+#include "openatc/minifloat.h"
 
 namespace openatc_ops {
 
@@ -29,9 +33,25 @@ float Bf16ToFloat(uint16_t bits);
 /// out, and what PyTorch and ml_dtypes do).
 uint16_t FloatToBf16(float f);
 
+/// Cast attributes that only conversions into float8 use.
+struct CastOptions {
+  bool saturate = true;                                      ///< Cast-19 `saturate` (default 1)
+  openatc::E8M0Round e8m0_round = openatc::E8M0Round::kUp;  ///< Cast-24 `round_mode`
+};
+
+/// Reads Cast's / CastLike's `saturate` and `round_mode` attributes (at these indices); false
+/// (reported through Fail) for a round_mode other than up, down or nearest.
+bool ReadCastOptions(const gert::ExtendedKernelContext *ctx, size_t saturate_index, size_t round_mode_index,
+                     CastOptions *opt);
+
+/// The float32 value of a float8 (`d`: E4M3FN, E5M2 or E8M0) bit pattern (exact).
+float Float8ToFloat(ge::DataType d, uint8_t bits);
+/// float32 -> float8 (`to`: E4M3FN, E5M2 or E8M0) bits, by include/openatc/minifloat.h's rules.
+uint8_t FloatToFloat8(float v, ge::DataType to, const CastOptions &options);
+
 /// Converts the `x.GetShapeSize()` elements of `x` into dtype `to`, written at `out` (which holds
 /// room for them). False when either dtype is not one of the supported ones.
-bool CastElements(const gert::Tensor &x, ge::DataType to, void *out);
+bool CastElements(const gert::Tensor &x, ge::DataType to, void *out, const CastOptions &options = {});
 
 }  // namespace openatc_ops
 

@@ -7,9 +7,10 @@
 //     place of the attribute (reported as unsupported only with noop_with_empty_axes = 1).
 //   Resize-18: `antialias` (1 is unsupported); `keep_aspect_ratio_policy` and `axes` reach the
 //     built-in, which implements them.
-//   Cast/CastLike-19: `saturate` (and Cast-24's `round_mode`) only change casts into float8 types,
-//     which OpenATC refuses, so the attributes are dropped; a Cast into a dtype OpenATC has not
-//     (float8, int4, ...) is listed.
+//   Cast/CastLike-19: `saturate` (and Cast/CastLike-24's `round_mode`) only change casts into
+//     float8 types; both reach the built-ins, which implement them (ops/common/cast_convert.h); a
+//     Cast into a dtype OpenATC has not (the FNUZ float8 types, int4, uint4, float4) is listed.
+//   QuantizeLinear-19: `saturate` (float8 outputs) reaches the built-in.
 //   AveragePool-19: `dilations` is kept (the built-in pools dilated windows with a plain loop).
 // Every other attribute of an opset-18+ node that libonnx 1.12's schema of the op does not know
 // is listed too (CheckNewerAttributes), so that no newer attribute is silently ignored.
@@ -98,20 +99,20 @@ bool HandledNewerAttribute(const std::string &op, const std::string &attr) {
   if (op == "Split") return attr == "num_outputs";
   if (op == "Resize") return attr == "antialias" || attr == "keep_aspect_ratio_policy" || attr == "axes";
   if (op == "Cast" || op == "CastLike") return attr == "saturate" || attr == "round_mode";
+  if (op == "QuantizeLinear" && attr == "saturate") return true;
   if (op == "AveragePool") return attr == "dilations";                    // the built-ins implement these
   if (op == "LpPool") return attr == "dilations" || attr == "ceil_mode";
   return false;
 }
 
 void CastOpset19(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
-  n.attrs.erase("saturate");
-  n.attrs.erase("round_mode");
   auto to = n.attrs.find("to");
   ge::DataType dt = ge::DT_UNDEFINED;
   if (n.op_type == "Cast" && to != n.attrs.end() && to->second.kind == ir::AttrKind::kInt &&
       !OnnxToGeDataType(static_cast<int32_t>(to->second.i), &dt))
     problems->push_back({where, "Cast to " + OnnxDataTypeName(static_cast<int32_t>(to->second.i)) +
-                                    " is not supported (numeric types, bool, float16 and bfloat16 are)"});
+                                    " is not supported (numeric types, bool, float16, bfloat16 and float8 E4M3FN/E5M2/E8M0 "
+                                    "are)"});
 }
 
 }  // namespace

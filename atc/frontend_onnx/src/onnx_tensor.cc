@@ -200,6 +200,8 @@ std::shared_ptr<ir::ConstTensor> ConvertTensor(const onnx::TensorProto &t, const
       case TP::UINT16: case TP::FLOAT16: case TP::BFLOAT16:  // 16-bit patterns in int32_data
         have = t.int32_data_size(); CopyField<uint16_t>(t.int32_data(), &bytes); break;
       case TP::UINT8: have = t.int32_data_size(); CopyField<uint8_t>(t.int32_data(), &bytes); break;
+      case 17: case 19: case 24:  // float8 E4M3FN / E5M2 / E8M0: one bit pattern per int32_data value
+        have = t.int32_data_size(); CopyField<uint8_t>(t.int32_data(), &bytes); break;
       case TP::BOOL: {
         have = t.int32_data_size();
         bytes.resize(static_cast<size_t>(have));

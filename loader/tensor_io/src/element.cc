@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "openatc/minifloat.h"
 #include "openatc/tensor_io/float16.h"
 
 namespace openatc {
@@ -22,6 +23,7 @@ ValueKind KindOf(ge::DataType dtype) {
   switch (dtype) {
     case ge::DT_FLOAT: case ge::DT_FLOAT16: case ge::DT_BF16: case ge::DT_DOUBLE:
     case ge::DT_COMPLEX64: case ge::DT_COMPLEX128:
+    case ge::DT_FLOAT8_E4M3FN: case ge::DT_FLOAT8_E5M2: case ge::DT_FLOAT8_E8M0:
       return ValueKind::kFloat;
     case ge::DT_INT8: case ge::DT_INT16: case ge::DT_INT32: case ge::DT_INT64:
       return ValueKind::kSigned;
@@ -37,6 +39,7 @@ ValueKind KindOf(ge::DataType dtype) {
 size_t ComponentSize(ge::DataType dtype) {
   switch (dtype) {
     case ge::DT_INT8: case ge::DT_UINT8: case ge::DT_BOOL: return 1;
+    case ge::DT_FLOAT8_E4M3FN: case ge::DT_FLOAT8_E5M2: case ge::DT_FLOAT8_E8M0: return 1;
     case ge::DT_FLOAT16: case ge::DT_BF16: case ge::DT_INT16: case ge::DT_UINT16: return 2;
     case ge::DT_FLOAT: case ge::DT_INT32: case ge::DT_UINT32: case ge::DT_COMPLEX64: return 4;
     case ge::DT_DOUBLE: case ge::DT_INT64: case ge::DT_UINT64: case ge::DT_COMPLEX128: return 8;
@@ -55,6 +58,9 @@ double ComponentAsDouble(const HostTensor &t, size_t i) {
     case ge::DT_DOUBLE: case ge::DT_COMPLEX128: return Load<double>(t, i);
     case ge::DT_FLOAT16: return HalfToFloat(Load<uint16_t>(t, i));
     case ge::DT_BF16: return Bf16ToFloat(Load<uint16_t>(t, i));
+    case ge::DT_FLOAT8_E4M3FN: return MiniFloatToFloat(Load<uint8_t>(t, i), kE4M3FN);
+    case ge::DT_FLOAT8_E5M2: return MiniFloatToFloat(Load<uint8_t>(t, i), kE5M2);
+    case ge::DT_FLOAT8_E8M0: return E8M0ToFloat(Load<uint8_t>(t, i));
     case ge::DT_INT8: return Load<int8_t>(t, i);
     case ge::DT_INT16: return Load<int16_t>(t, i);
     case ge::DT_INT32: return Load<int32_t>(t, i);

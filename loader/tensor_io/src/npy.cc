@@ -24,6 +24,13 @@ constexpr size_t kMagicLen = 6;
 // bfloat16 the same way and reads a 2-byte void as bfloat16.
 const char kBf16Descr[] = "<V2";
 bool IsBf16Descr(const std::string &d) { return d == "<V2" || d == "|V2" || d == "=V2"; }
+// The float8 types (ml_dtypes float8_e4m3fn, float8_e5m2, float8_e8m0fnu) are written the same
+// way, as 1-byte voids (np.load(f).view(ml_dtypes.float8_e4m3fn)); read back, '|V1' is ambiguous,
+// so reading stays refused (use .pb or .bin inputs for float8).
+const char kFloat8Descr[] = "|V1";
+bool IsFloat8(ge::DataType d) {
+  return d == ge::DT_FLOAT8_E4M3FN || d == ge::DT_FLOAT8_E5M2 || d == ge::DT_FLOAT8_E8M0;
+}
 
 [[noreturn]] void Bad(const std::string &path, const std::string &what, const std::string &hint =
                           "Save the array with numpy.save (C order, little-endian)") {
@@ -177,7 +184,7 @@ HostTensor ReadNpyBytes(const std::vector<uint8_t> &bytes, const std::string &pa
 }
 
 void WriteNpy(const std::string &path, const HostTensor &t) {
-  std::string descr = t.dtype == ge::DT_BF16 ? kBf16Descr : NumpyDescr(t.dtype);
+  std::string descr = t.dtype == ge::DT_BF16 ? kBf16Descr : IsFloat8(t.dtype) ? kFloat8Descr : NumpyDescr(t.dtype);
   if (descr.empty())
     throw Error(ErrorCategory::kInvalidInput, "OA3001",
                 "dtype " + DataTypeShortName(t.dtype) + " has no NumPy equivalent", "Write it with --outfmt BIN")

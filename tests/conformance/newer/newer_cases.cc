@@ -288,5 +288,6 @@ int main(int argc, char **argv) {
   TransformerCases(root);
   SpatialSignalCases(root);
   GapCases(root);
+  Float8Cases(root);
   return 0;
 }

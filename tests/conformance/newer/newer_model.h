@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,24 @@ class Case {
   void OutputDouble(const std::string &n, const std::vector<int64_t> &dims, const std::vector<double> &v) {
     Declare(model_.mutable_graph()->add_output(), n, onnx::TensorProto::DOUBLE, dims);
     outputs_.push_back(Tensor(n, onnx::TensorProto::DOUBLE, dims, v.data(), v.size() * 8));
+  }
+  /// An input / output of any element type, its bytes given as ONNX stores them in raw_data.
+  void InputRaw(const std::string &n, int32_t elem, const std::vector<int64_t> &dims, const std::vector<uint8_t> &b) {
+    Declare(model_.mutable_graph()->add_input(), n, elem, dims);
+    inputs_.push_back(Tensor(n, elem, dims, b.data(), b.size()));
+  }
+  void OutputRaw(const std::string &n, int32_t elem, const std::vector<int64_t> &dims, const std::vector<uint8_t> &b) {
+    Declare(model_.mutable_graph()->add_output(), n, elem, dims);
+    outputs_.push_back(Tensor(n, elem, dims, b.data(), b.size()));
+  }
+  /// An initializer whose values are in int32_data (how ONNX stores float8 bit patterns).
+  void Int32DataInit(const std::string &n, int32_t elem, const std::vector<int64_t> &dims, const std::vector<int32_t> &v) {
+    onnx::TensorProto t;
+    t.set_name(n);
+    t.set_data_type(elem);
+    for (int64_t d : dims) t.add_dims(d);
+    for (int32_t x : v) t.add_int32_data(x);
+    *model_.mutable_graph()->add_initializer() = t;
   }
   void FloatInit(const std::string &n, const std::vector<int64_t> &dims, const std::vector<float> &v) {
     *model_.mutable_graph()->add_initializer() = Tensor(n, onnx::TensorProto::FLOAT, dims, v.data(), v.size() * 4);
@@ -98,6 +117,9 @@ class Case {
   onnx::ModelProto model_;
   std::vector<onnx::TensorProto> inputs_, outputs_;
 };
+
+/// Writes the float8 Cast / CastLike / QuantizeLinear / DequantizeLinear cases (float8_cases.cc).
+void Float8Cases(const std::string &root);
 
 /// Writes the transformer-era and NaN / empty-tensor cases (transformer_cases.cc) under `root`.
 void TransformerCases(const std::string &root);
