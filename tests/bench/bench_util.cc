@@ -48,6 +48,10 @@ SharedModel ModelInFolder(const std::string &root, const std::string &name) {
   SharedModel m;
   m.name = name;
   const std::string dir = root + "/" + name;
+  if (name.rfind("onnx-light/", 0) == 0) {  // a bare light_X.onnx without inputs
+    if (Exists(dir + ".onnx")) m.onnx = dir + ".onnx";
+    return m;
+  }
   if (!Exists(dir + "/model.onnx")) return m;
   m.onnx = dir + "/model.onnx";
   for (const auto &f : ListDir(dir))

@@ -25,6 +25,7 @@ struct SharedModel {
 };
 
 /// The models of `names` found under `root`; a name with no model.onnx gets an empty `onnx`.
+/// "onnx-light/light_X" names onnx-light's light_X.onnx (no inputs).
 std::vector<SharedModel> FindSharedModels(const std::string &root, const std::vector<std::string> &names);
 
 /// Every model folder under `root` with a model.onnx, plus onnx-light's light_*.onnx files (named

@@ -1,8 +1,12 @@
 // Benchmark (not a test): omrun vs ONNX Runtime (onnxruntime-node 1.30.0, README.md "Benchmarks")
 // on the shared real models, same model file, same inputs (test_data_set_0), same thread count.
-// For each model and thread count it prints the median latency of both (warm-up runs excluded)
-// and the ratio omrun/ORT, the load time (OM load vs InferenceSession.create) and the peak
-// resident memory of each process.
+// For each model and thread count it prints the median and p90 latency of both (warm-up runs
+// excluded) and the median ratio omrun/ORT, the load time (OM load vs InferenceSession.create) and
+// the peak resident memory of each process; per model, the floating-point work of its Conv,
+// ConvTranspose, MatMul and Gemm nodes (from one `omrun --profile` run, model_flops.h) and the
+// GFLOP/s both achieve next to this CPU's peak (threads x FMA lanes x 2 x clock).
+// Models without test data (onnx-light's) are fed zeros of their declared input shapes, written
+// by ort_peer.js and fed to omrun too (random inputs when ORT is unavailable).
 //
 // How each side is measured: both run as child processes, one per model and thread count, so
 // each peak RSS (wait4's ru_maxrss) covers one model only. Latency and load are timed inside the
@@ -20,17 +24,21 @@
 //             `make bench-ort`); when absent, ORT is skipped with a message.
 // Exit: 0, or 1 when a compiled model fails to run (any failure under --quick), 2 on bad flags.
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench_util.h"
+#include "model_flops.h"
 #include "run_command.h"
 
 using namespace openatc::bench;
@@ -38,8 +46,16 @@ using namespace openatc::bench;
 namespace {
 
 struct Flags {
-  std::vector<std::string> models = {"mnist-8", "ultraface-rfb-320", "ppocr-mobile-v2-cls", "super-resolution-10",
-                                     "ppocr-v4-det"};
+  std::vector<std::string> models = {"mnist-8",
+                                     "ultraface-rfb-320",
+                                     "ppocr-mobile-v2-cls",
+                                     "super-resolution-10",
+                                     "ppocr-v4-det",
+                                     "onnx-light/light_resnet50",
+                                     "onnx-light/light_densenet121",
+                                     "onnx-light/light_inception_v2",
+                                     "ezkl-self-attention",
+                                     "ezkl-multihead-attention"};
   std::vector<int> threads = {1, 2};
   int runs = 20, warmup = 5;
   bool quick = false, busy = false;
@@ -49,7 +65,7 @@ struct Flags {
 // One side's numbers for one model and thread count; `error` set when it did not run.
 struct Side {
   std::string error;
-  double median_ms = 0, load_ms = 0;
+  double median_ms = 0, p90_ms = 0, load_ms = 0;
   long rss_kb = 0, base_rss_kb = 0;
 };
 
@@ -132,16 +148,20 @@ Side RunOmrun(const Flags &f, const std::string &om, const SharedModel &m, int t
   }
   s.load_ms = Number(c.out, "load: ([0-9.]+) ms");
   s.median_ms = Number(c.out, "median ([0-9.]+) ms");
+  s.p90_ms = Number(c.out, "p90 ([0-9.]+) ms");
   s.rss_kb = c.max_rss_kb;
-  if (s.load_ms < 0 || s.median_ms < 0) s.error = "omrun printed no timings: " + FirstLine(c.out);
+  if (s.load_ms < 0 || s.median_ms < 0 || s.p90_ms < 0) s.error = "omrun printed no timings: " + FirstLine(c.out);
   return s;
 }
 
-Side RunOrt(const Flags &f, const SharedModel &m, int threads, const std::string &log) {
-  Child c = RunChild({f.node, SourceDir("tests/bench/ort_peer.js"), "--peer", f.peer, "--model", m.onnx, "--inputs",
-                      JoinList(m.inputs), "--threads", std::to_string(threads), "--runs", std::to_string(f.runs),
-                      "--warmup", std::to_string(f.warmup)},
-                     1800, log);
+// `save_inputs`: a folder where ort_peer.js writes the tensors it fed (zeros when `m` has no inputs).
+Side RunOrt(const Flags &f, const SharedModel &m, int threads, const std::string &log, int runs, int warmup,
+            const std::string &save_inputs = "") {
+  std::vector<std::string> argv = {f.node, SourceDir("tests/bench/ort_peer.js"), "--peer", f.peer, "--model", m.onnx,
+                                   "--inputs", JoinList(m.inputs), "--threads", std::to_string(threads), "--runs",
+                                   std::to_string(runs), "--warmup", std::to_string(warmup)};
+  if (!save_inputs.empty()) argv.insert(argv.end(), {"--save_inputs", save_inputs});
+  Child c = RunChild(argv, 1800, log);
   Side s;
   std::smatch e;
   if (std::regex_search(c.out, e, std::regex("\"error\":\"([^\"]*)\""))) {
@@ -151,11 +171,37 @@ Side RunOrt(const Flags &f, const SharedModel &m, int threads, const std::string
   } else {
     s.load_ms = Number(c.out, "\"load_ms\":([0-9.eE+-]+)");
     s.median_ms = Number(c.out, "\"median_ms\":([0-9.eE+-]+)");
+    s.p90_ms = Number(c.out, "\"p90_ms\":([0-9.eE+-]+)");
     s.base_rss_kb = static_cast<long>(Number(c.out, "\"base_rss_kb\":([0-9]+)"));
     s.rss_kb = c.max_rss_kb;
-    if (s.load_ms < 0 || s.median_ms < 0) s.error = "ort_peer.js printed no timings: " + FirstLine(c.out);
+    if (s.load_ms < 0 || s.median_ms < 0 || s.p90_ms < 0)
+      s.error = "ort_peer.js printed no timings: " + FirstLine(c.out);
   }
   return s;
+}
+
+// Floating-point work of one run of `om` (model_flops.h), from one `omrun --profile` run.
+FlopCount ModelFlops(const std::string &om, const SharedModel &m, const std::string &stem) {
+  const std::string trace = stem + ".trace.json";
+  std::vector<std::string> argv = {BuildDir("bin/omrun"), om, "--loop", "1", "--profile", trace};
+  if (!m.inputs.empty()) argv.insert(argv.end(), {"--input", JoinList(m.inputs)});
+  Child c = RunChild(argv, 600, stem + "_flops");
+  FlopCount r;
+  if (c.exit_code != 0) {
+    r.error = "omrun --profile failed: " + FirstLine(c.err.empty() ? c.out : c.err);
+    return r;
+  }
+  std::ifstream in(trace);
+  std::stringstream text;
+  text << in.rdbuf();
+  return CountProfileFlops(text.str());
+}
+
+CpuPeak ThisCpuPeak() {
+  std::ifstream in("/proc/cpuinfo");
+  std::stringstream text;
+  text << in.rdbuf();
+  return PeakFromCpuinfo(text.str());
 }
 
 // Why ORT cannot run here ("" when it can).
@@ -203,53 +249,85 @@ int main(int argc, char **argv) {
               "%d warm-up run(s) excluded, median of %d runs; process start excluded on both sides;\n"
               "peak RSS = each child process's ru_maxrss (ORT's includes Node.js itself, shown as 'node base').\n\n",
               BuildDir("bin/omrun").c_str(), f.warmup, f.runs);
-  std::printf("%-20s %3s | %10s %10s %7s | %9s %9s %7s | %9s %9s %7s\n", "model", "thr", "omrun ms", "ORT ms",
-              "ratio", "load om", "load ORT", "ratio", "RSS om", "RSS ORT", "ratio");
-  std::printf("%-20s %3s | %10s %10s %7s | %9s %9s %7s | %9s %9s %7s\n", "", "", "median", "median", "om/ORT", "ms",
-              "ms", "om/ORT", "MiB", "MiB", "om/ORT");
+  const CpuPeak peak = ThisCpuPeak();
+  std::printf("CPU peak: %d fp32 FMA lanes x 2 x %.2f GHz = %.1f GFLOP/s per thread (one FMA unit per core "
+              "counted)\n\n",
+              peak.lanes, peak.ghz, peak.gflops_per_thread);
+  std::printf("%-29s %3s | %9s %9s | %9s %9s | %7s | %8s %8s %6s | %7s %7s %6s\n", "model", "thr", "omrun ms", "",
+              "ORT ms", "", "ratio", "load om", "load ORT", "ratio", "RSS om", "RSS ORT", "ratio");
+  std::printf("%-29s %3s | %9s %9s | %9s %9s | %7s | %8s %8s %6s | %7s %7s %6s\n", "", "", "median", "p90", "median",
+              "p90", "om/ORT", "ms", "ms", "om/ORT", "MiB", "MiB", "om/ORT");
   bool failed = false;
   long node_base_kb = 0;
   const pid_t spinner = f.busy ? StartSpinner() : -1;
-  for (const SharedModel &m : FindSharedModels(f.shared, f.models)) {
+  for (SharedModel m : FindSharedModels(f.shared, f.models)) {
     if (m.onnx.empty()) {
-      std::printf("%-20s skipped: no model.onnx under %s\n", m.name.c_str(), f.shared.c_str());
+      std::printf("%-29s skipped: no model under %s\n", m.name.c_str(), f.shared.c_str());
       failed = failed || f.quick;
       continue;
     }
-    const std::string om = work + "/" + m.name;
+    std::string flat = m.name;  // "onnx-light/light_X" -> one file name
+    std::replace(flat.begin(), flat.end(), '/', '_');
+    const std::string om = work + "/" + flat;
     const std::string why = CompileWithAtc(m.onnx, om);
     if (!why.empty()) {
-      std::printf("%-20s skipped: %s\n", m.name.c_str(), why.c_str());
+      std::printf("%-29s skipped: %s\n", m.name.c_str(), why.c_str());
       failed = failed || f.quick;
       continue;
     }
+    if (m.inputs.empty() && no_ort.empty()) {  // zeros of the declared shapes, for both sides
+      const std::string dir = om + "_inputs";
+      ::mkdir(dir.c_str(), 0755);
+      const Side z = RunOrt(f, m, 1, om + "_zeros", 1, 0, dir);
+      for (int k = 0; z.error.empty() && Exists(dir + "/input_" + std::to_string(k) + ".pb"); ++k)
+        m.inputs.push_back(dir + "/input_" + std::to_string(k) + ".pb");
+      if (!z.error.empty()) std::printf("%-29s     | ORT could not make zero inputs: %s\n", m.name.c_str(), z.error.c_str());
+    }
+    const FlopCount flops = ModelFlops(om + ".om", m, om);
+    if (!flops.error.empty()) std::printf("%-29s     | FLOPs not counted: %s\n", m.name.c_str(), flops.error.c_str());
+    std::vector<std::string> gflops_lines;
     double ms1 = 0, ms2 = 0;  // omrun's medians at 1 and 2 threads (--busy's ratio)
     for (int t : f.threads) {
-      const std::string log = work + "/" + m.name + "_t" + std::to_string(t);
+      const std::string log = om + "_t" + std::to_string(t);
       const Side o = RunOmrun(f, om + ".om", m, t, log + "_omrun");
       Side r;
-      if (no_ort.empty()) r = RunOrt(f, m, t, log + "_ort");
+      if (no_ort.empty()) r = RunOrt(f, m, t, log + "_ort", f.runs, f.warmup);
       else r.error = "skipped";
-      if (!o.error.empty()) std::printf("%-20s %3d | omrun failed: %s\n", m.name.c_str(), t, o.error.c_str());
+      if (!o.error.empty()) std::printf("%-29s %3d | omrun failed: %s\n", m.name.c_str(), t, o.error.c_str());
       if (!r.error.empty() && no_ort.empty())
-        std::printf("%-20s %3d | ORT failed: %s\n", m.name.c_str(), t, r.error.c_str());
+        std::printf("%-29s %3d | ORT failed: %s\n", m.name.c_str(), t, r.error.c_str());
       failed = failed || !o.error.empty() || (f.quick && no_ort.empty() && !r.error.empty());
       if (!o.error.empty()) continue;
       if (t == 1) ms1 = o.median_ms;
       if (t == 2) ms2 = o.median_ms;
       if (r.error.empty()) {
         node_base_kb = std::max(node_base_kb, r.base_rss_kb);
-        std::printf("%-20s %3d | %10.3f %10.3f %7.2f | %9.1f %9.1f %7.2f | %9.1f %9.1f %7.2f\n", m.name.c_str(), t,
-                    o.median_ms, r.median_ms, o.median_ms / r.median_ms, o.load_ms, r.load_ms, o.load_ms / r.load_ms,
-                    o.rss_kb / 1024.0, r.rss_kb / 1024.0, static_cast<double>(o.rss_kb) / static_cast<double>(r.rss_kb));
+        std::printf("%-29s %3d | %9.3f %9.3f | %9.3f %9.3f | %7.2f | %8.1f %8.1f %6.2f | %7.1f %7.1f %6.2f\n",
+                    m.name.c_str(), t, o.median_ms, o.p90_ms, r.median_ms, r.p90_ms, o.median_ms / r.median_ms,
+                    o.load_ms, r.load_ms, o.load_ms / r.load_ms, o.rss_kb / 1024.0, r.rss_kb / 1024.0,
+                    static_cast<double>(o.rss_kb) / static_cast<double>(r.rss_kb));
       } else {
-        std::printf("%-20s %3d | %10.3f %10s %7s | %9.1f %9s %7s | %9.1f %9s %7s\n", m.name.c_str(), t, o.median_ms,
-                    "-", "-", o.load_ms, "-", "-", o.rss_kb / 1024.0, "-", "-");
+        std::printf("%-29s %3d | %9.3f %9.3f | %9s %9s | %7s | %8.1f %8s %6s | %7.1f %7s %6s\n", m.name.c_str(), t,
+                    o.median_ms, o.p90_ms, "-", "-", "-", o.load_ms, "-", "-", o.rss_kb / 1024.0, "-", "-");
+      }
+      if (flops.error.empty() && flops.flops > 0) {
+        const double gf = flops.flops / 1e9, top = peak.gflops_per_thread * t;
+        char line[256], ort[32] = "-";
+        if (r.error.empty()) std::snprintf(ort, sizeof(ort), "%.1f", gf / (r.median_ms / 1e3));
+        std::snprintf(line, sizeof(line), " %d thr: omrun %.1f GFLOP/s (%.0f%% of %.1f peak), ORT %s GFLOP/s;", t,
+                      gf / (o.median_ms / 1e3), top > 0 ? 100 * gf / (o.median_ms / 1e3) / top : 0.0, top, ort);
+        gflops_lines.push_back(line);
       }
       std::fflush(stdout);
     }
+    if (!gflops_lines.empty()) {
+      std::printf("%-29s     | %.3f GFLOP per run (%d Conv/ConvTranspose/MatMul/Gemm nodes);", m.name.c_str(),
+                  flops.flops / 1e9, flops.nodes);
+      for (const auto &l : gflops_lines) std::printf("%s", l.c_str());
+      std::printf("\n");
+    }
     if (f.busy && ms1 > 0 && ms2 > 0)
-      std::printf("%-20s     | one core busy: omrun 2-thread / 1-thread = %.2f (target <= 1.3)\n", m.name.c_str(),
+      std::printf("%-29s     | one core busy: omrun 2-thread / 1-thread = %.2f (target <= 1.3)\n", m.name.c_str(),
                   ms2 / ms1);
   }
   StopSpinner(spinner);
