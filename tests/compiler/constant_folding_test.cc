@@ -223,6 +223,42 @@ TEST_CASE("the size guard: small outputs, or outputs no larger than their Const 
   CHECK(t[19999] == 20000.0f);  // i = 99, j = 199: 1 + 19999
 }
 
+TEST_CASE("an output used only as a weight folds past the size guard; one also used otherwise does not",
+          "[compiler][folding]") {
+  // ConstantOfShape(value 0.5) -> W [32, 16, 6, 6] float32 = 73728 bytes (> 64 KiB) of Conv 'conv'
+  // only: folded (onnx-light's models make every weight this way). The same-sized 'w2' also
+  // feeds an Add: not folded.
+  Builder b;
+  const int32_t x = b.Data("x", ge::DT_FLOAT, {1, 16, 6, 6});
+  ir::AttrValue half;
+  half.kind = ir::AttrKind::kTensor;
+  half.t = std::make_shared<ir::ConstTensor>();
+  half.t->desc.dtype = ge::DT_FLOAT;
+  half.t->desc.shape = {1};
+  const float v = 0.5f;
+  half.t->data = ir::Bytes::Copy(&v, sizeof(v));
+  const int32_t wshape = b.Const<int64_t>("wshape", ge::DT_INT64, {4}, {32, 16, 6, 6});
+  const int32_t w = b.Op("w", "ConstantOfShape", {wshape}, {{"value", half}});
+  const int32_t conv = b.Op("conv", "Conv", {x, w});
+  const int32_t wshape2 = b.Const<int64_t>("wshape2", ge::DT_INT64, {4}, {32, 16, 6, 6});
+  const int32_t w2 = b.Op("w2", "ConstantOfShape", {wshape2}, {{"value", half}});
+  const int32_t conv2 = b.Op("conv2", "Conv", {x, w2});
+  const int32_t other = b.Op("other", "Add", {w2, w2});
+  b.Output({conv, conv2, other});
+  om::Model m = Compile(std::move(b.g));
+  CHECK(Named(m.graph, "w").type == ir::kConst);
+  CHECK(Named(m.graph, "w").attrs.at("value").t->data.size == 73728);
+  CHECK(Named(m.graph, "w2").type == "ConstantOfShape");
+  std::vector<float> ones(16 * 36, 1.0f);
+  auto out = Load(m)->Run({Host<float>(ge::DT_FLOAT, {1, 16, 6, 6}, ones)});
+  REQUIRE(out.size() == 3);
+  // Each output element: 16 channels x 36 taps x 1 x 0.5 = 288.
+  CHECK(out[0].shape == std::vector<int64_t>{1, 32, 1, 1});
+  CHECK(Values<float>(out[0]) == std::vector<float>(32, 288.0f));
+  CHECK(Values<float>(out[1]) == std::vector<float>(32, 288.0f));
+  CHECK(Values<float>(out[2]) == std::vector<float>(32 * 16 * 36, 1.0f));
+}
+
 TEST_CASE("RemoveDeadNodes drops dead Consts and built-in ops, keeps Data, custom ops and outputs",
           "[compiler][folding]") {
   Builder b;

@@ -128,6 +128,24 @@ std::string FoldBlocker(const ir::Graph &g, const ir::Node &node, const FoldOpti
   return "";
 }
 
+// True when output 0 of node `id` has consumers and each takes it as a weight input of a
+// compute op (the weight positions FoldOptions names), and it is no graph output.
+bool UsedOnlyAsWeight(const ir::Graph &g, int32_t id) {
+  for (const ir::Endpoint &o : g.outputs)
+    if (o.node == id) return false;
+  bool used = false;
+  for (const ir::Node &n : g.nodes) {
+    for (size_t i = 0; i < n.inputs.size(); ++i) {
+      if (n.inputs[i].node != id) continue;
+      const bool weight = ((n.type == "Conv" || n.type == "ConvTranspose" || n.type == "Gemm") && (i == 1 || i == 2)) ||
+                          (n.type == "MatMul" && i == 1) || (n.type == "BatchNormalization" && i >= 1 && i <= 4);
+      if (!weight) return false;
+      used = true;
+    }
+  }
+  return used;
+}
+
 }  // namespace
 
 FoldOptions BuiltinFoldOptions(const opp::CompileOppSet &opp) {
@@ -151,7 +169,10 @@ bool TryFoldNode(const ir::Graph &graph, ir::Node &node, const FoldOptions &opti
   const std::string blocker = FoldBlocker(graph, node, options, &const_bytes);
   if (!blocker.empty()) return false;
   const std::string where = "constant folding of node '" + node.name + "' (" + node.type + "): ";
-  const size_t limit = std::max(options.small_bytes, const_bytes);
+  size_t limit = std::max(options.small_bytes, const_bytes);
+  if (!graph.nodes.empty() && &node >= &graph.nodes.front() && &node <= &graph.nodes.back() &&
+      UsedOnlyAsWeight(graph, static_cast<int32_t>(&node - &graph.nodes.front())))
+    limit = std::max(limit, options.weight_bytes);
   const ir::TensorDesc inferred = node.output_descs[0];
   const int64_t inferred_bytes = TensorBytes(inferred);
   if (inferred_bytes >= 0 && static_cast<size_t>(inferred_bytes) > limit) {

@@ -78,10 +78,14 @@ void ApplyInputShapes(ir::Graph &graph, const std::vector<InputShape> &shapes);
 /// Compile-time constant folding (constant_folding.cc; GE folds its own built-in ops, never custom
 /// ops). A node of a type in `op_types` is replaced by a Const holding its output when every input
 /// is a Const, or when it is Shape/Size over a static shape, and its single output is at most
-/// `small_bytes` or no larger than the Const inputs it reads. Failures leave the node as it is.
+/// `small_bytes`, no larger than the Const inputs it reads, or at most `weight_bytes` when every
+/// consumer takes it as a weight (Conv/ConvTranspose W and B, Gemm B and C, MatMul B,
+/// BatchNormalization's parameters: a Const there is packed or folded at compile time, as an
+/// initializer would be). Failures leave the node as it is.
 struct FoldOptions {
   std::set<std::string> op_types;  ///< foldable types: those the built-in OPP package provides
   size_t small_bytes = 64 * 1024;  ///< outputs up to this size always fold (bytes)
+  size_t weight_bytes = size_t{256} << 20;  ///< outputs used only as weights fold up to this size
   /// Python op types with a HOST execute (also in op_types): an error in their execute stops atc.
   std::set<std::string> python_types;
 };
