@@ -2,7 +2,7 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
-FUZZERS    ?= om_reader_fuzz ge_ir_fuzz npy_fuzz onnx_fuzz atc_argv_fuzz aipp_config_fuzz singleop_json_fuzz
+FUZZERS    ?= om_reader_fuzz ge_ir_fuzz npy_fuzz value_io_fuzz onnx_fuzz atc_argv_fuzz aipp_config_fuzz singleop_json_fuzz
 FUZZ_TIME  ?= 30
 PREFIX     ?= /usr/local/openatc
 ORT_DATA   ?= /usr/share/libonnx-testdata/data

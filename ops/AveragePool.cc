@@ -5,6 +5,7 @@
 // LayoutPlanningPass, never for dilated pools): X and Y in the chain layout (ops/common/conv_layout.h).
 #include "common/dnnl_pool.h"
 #include "common/plain_pool.h"
+#include "common/pool_window.h"
 
 namespace ge {
 REG_OP(AveragePool)
@@ -24,23 +25,7 @@ REG_OP(AveragePool)
 namespace openatc_ops {
 namespace {
 enum Attr { kAutoPad, kCeilMode, kCountIncludePad, kKernelShape, kPads, kStrides, kChain, kDilations };
-
-std::string Resolve(const gert::ExtendedKernelContext *ctx, const Dims &x, Window *w, Dims *y,
-                    Dims *ceil_extra = nullptr) {
-  if (x.size() < 3 || x.size() > 5) return "X must have rank 3, 4 or 5 (N, C, spatial...); got " + DimsToString(x);
-  WindowAttrs a;
-  a.kernel = AttrInts(ctx, kKernelShape);
-  a.strides = AttrInts(ctx, kStrides);
-  a.pads = AttrInts(ctx, kPads);
-  a.dilations = AttrInts(ctx, kDilations);
-  a.auto_pad = AttrStr(ctx, kAutoPad, "NOTSET");
-  a.ceil_mode = AttrInt(ctx, kCeilMode, 0) != 0;
-  const std::string err = ResolveWindow(Dims(x.begin() + 2, x.end()), a, w, ceil_extra);
-  if (!err.empty()) return err;
-  *y = {x[0], x[1]};
-  y->insert(y->end(), w->out.begin(), w->out.end());
-  return "";
-}
+constexpr PoolAttrs kAttrs{kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStrides, /*max_rank=*/5};
 }  // namespace
 
 class AveragePool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
@@ -51,16 +36,7 @@ class AveragePool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     return ctx->SetOutputDataType(0, x);
   }
 
-  ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
-    const gert::Shape *x = ctx->GetInputShape(0);
-    if (x == nullptr) return Fail(ctx, "input X is required");
-    Window w;
-    Dims y;
-    const std::string err = Resolve(ctx, ToDims(*x), &w, &y);
-    if (!err.empty()) return Fail(ctx, err);
-    *ctx->GetOutputShape(0) = ToShape(y);
-    return ge::GRAPH_SUCCESS;
-  }
+  ge::graphStatus InferShape(gert::InferShapeContext *ctx) override { return InferPoolShape(ctx, kAttrs); }
 
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
     const gert::Tensor *x = ctx->GetInputTensor(0);
@@ -68,7 +44,7 @@ class AveragePool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     Window w;
     Dims yd, ceil_extra;
     const Dims xd = ToDims(x->GetStorageShape());
-    const std::string err = Resolve(ctx, xd, &w, &yd, &ceil_extra);
+    const std::string err = ResolvePoolWindow(ctx, kAttrs, xd, &w, &yd, "", &ceil_extra);
     if (!err.empty()) return Fail(ctx, err);
     gert::Tensor *y = AllocOutput(ctx, 0, yd, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;

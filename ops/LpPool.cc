@@ -4,6 +4,7 @@
 // double (float16 and float rounded once).
 
 #include "common/plain_pool.h"
+#include "common/pool_window.h"
 
 namespace ge {
 REG_OP(LpPool)
@@ -23,21 +24,11 @@ namespace openatc_ops {
 namespace {
 enum Attr { kAutoPad, kCeilMode, kDilations, kKernelShape, kP, kPads, kStrides };
 
-std::string Resolve(const gert::ExtendedKernelContext *ctx, const Dims &x, Window *w, Dims *y) {
-  if (x.size() < 3) return "X must have rank >= 3 (N, C, spatial...); got " + DimsToString(x);
-  if (AttrInt(ctx, kP, 2) < 1) return "p must be >= 1 (got " + std::to_string(AttrInt(ctx, kP, 2)) + ")";
-  WindowAttrs a;
-  a.kernel = AttrInts(ctx, kKernelShape);
-  a.strides = AttrInts(ctx, kStrides);
-  a.dilations = AttrInts(ctx, kDilations);
-  a.pads = AttrInts(ctx, kPads);
-  a.auto_pad = AttrStr(ctx, kAutoPad, "NOTSET");
-  a.ceil_mode = AttrInt(ctx, kCeilMode, 0) != 0;
-  const std::string err = ResolveWindow(Dims(x.begin() + 2, x.end()), a, w);
-  if (!err.empty()) return err;
-  *y = {x[0], x[1]};
-  y->insert(y->end(), w->out.begin(), w->out.end());
-  return "";
+constexpr PoolAttrs kAttrs{kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStrides, /*max_rank=*/0};
+
+std::string PError(const gert::ExtendedKernelContext *ctx) {
+  const int64_t p = AttrInt(ctx, kP, 2);
+  return p < 1 ? "p must be >= 1 (got " + std::to_string(p) + ")" : "";
 }
 
 }  // namespace
@@ -51,16 +42,7 @@ class LpPool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     return ctx->SetOutputDataType(0, x);
   }
 
-  ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
-    const gert::Shape *x = ctx->GetInputShape(0);
-    if (x == nullptr) return Fail(ctx, "input X is required");
-    Window w;
-    Dims y;
-    const std::string err = Resolve(ctx, ToDims(*x), &w, &y);
-    if (!err.empty()) return Fail(ctx, err);
-    *ctx->GetOutputShape(0) = ToShape(y);
-    return ge::GRAPH_SUCCESS;
-  }
+  ge::graphStatus InferShape(gert::InferShapeContext *ctx) override { return InferPoolShape(ctx, kAttrs, PError(ctx)); }
 
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
     const gert::Tensor *x = ctx->GetInputTensor(0);
@@ -68,7 +50,7 @@ class LpPool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     Window w;
     Dims yd;
     const Dims xd = ToDims(x->GetStorageShape());
-    const std::string err = Resolve(ctx, xd, &w, &yd);
+    const std::string err = ResolvePoolWindow(ctx, kAttrs, xd, &w, &yd, PError(ctx));
     if (!err.empty()) return Fail(ctx, err);
     gert::Tensor *y = AllocOutput(ctx, 0, yd, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;

@@ -4,6 +4,7 @@
 // oneDNN's pooling; Indices and int8/uint8 use a plain loop. openatc_chain_layout = 1 (atc's
 // LayoutPlanningPass): X and Y in the chain layout (ops/common/conv_layout.h).
 #include "common/dnnl_pool.h"
+#include "common/pool_window.h"
 
 namespace ge {
 REG_OP(MaxPool)
@@ -24,23 +25,11 @@ REG_OP(MaxPool)
 namespace openatc_ops {
 namespace {
 enum Attr { kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStorageOrder, kStrides, kChain };
+constexpr PoolAttrs kAttrs{kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStrides, /*max_rank=*/5};
 
-std::string Resolve(const gert::ExtendedKernelContext *ctx, const Dims &x, Window *w, Dims *y) {
-  if (x.size() < 3 || x.size() > 5) return "X must have rank 3, 4 or 5 (N, C, spatial...); got " + DimsToString(x);
-  WindowAttrs a;
-  a.kernel = AttrInts(ctx, kKernelShape);
-  a.strides = AttrInts(ctx, kStrides);
-  a.dilations = AttrInts(ctx, kDilations);
-  a.pads = AttrInts(ctx, kPads);
-  a.auto_pad = AttrStr(ctx, kAutoPad, "NOTSET");
-  a.ceil_mode = AttrInt(ctx, kCeilMode, 0) != 0;
+std::string StorageOrderError(const gert::ExtendedKernelContext *ctx) {
   const int64_t so = AttrInt(ctx, kStorageOrder, 0);
-  if (so != 0 && so != 1) return "storage_order " + std::to_string(so) + " must be 0 (row-major) or 1 (column-major)";
-  const std::string err = ResolveWindow(Dims(x.begin() + 2, x.end()), a, w);
-  if (!err.empty()) return err;
-  *y = {x[0], x[1]};
-  y->insert(y->end(), w->out.begin(), w->out.end());
-  return "";
+  return so != 0 && so != 1 ? "storage_order " + std::to_string(so) + " must be 0 (row-major) or 1 (column-major)" : "";
 }
 }  // namespace
 
@@ -56,15 +45,7 @@ class MaxPool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
   }
 
   ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {
-    const gert::Shape *x = ctx->GetInputShape(0);
-    if (x == nullptr) return Fail(ctx, "input X is required");
-    Window w;
-    Dims y;
-    const std::string err = Resolve(ctx, ToDims(*x), &w, &y);
-    if (!err.empty()) return Fail(ctx, err);
-    *ctx->GetOutputShape(0) = ToShape(y);
-    if (ctx->GetComputeNodeOutputNum() > 1) *ctx->GetOutputShape(1) = ToShape(y);
-    return ge::GRAPH_SUCCESS;
+    return InferPoolShape(ctx, kAttrs, StorageOrderError(ctx));
   }
 
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
@@ -73,7 +54,7 @@ class MaxPool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const Dims xd = ToDims(x->GetStorageShape());
     Window w;
     Dims yd;
-    const std::string err = Resolve(ctx, xd, &w, &yd);
+    const std::string err = ResolvePoolWindow(ctx, kAttrs, xd, &w, &yd, StorageOrderError(ctx));
     if (!err.empty()) return Fail(ctx, err);
     gert::Tensor *y = AllocOutput(ctx, 0, yd, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;

@@ -27,6 +27,7 @@ for name in "$@"; do
     om_reader_fuzz) seeds=("$build/om_fuzz_corpus"); opts=(-max_len=65536) ;;
     ge_ir_fuzz) seeds=("$src/tests/om/fuzz_seeds/ge_ir" "$src/tests/om/fuzz_regressions"); opts=(-max_len=65536) ;;
     npy_fuzz) seeds=("$src/tests/om/fuzz_seeds/npy"); opts=(-max_len=4096) ;;
+    value_io_fuzz) seeds=("$build/fuzz_seeds/value_io"); opts=(-max_len=4096) ;;
     onnx_fuzz)
       seeds=("$build/fuzz_seeds/onnx" "$src/tests/frontend_onnx/fuzz_seeds")
       opts=(-max_len=16384 "-dict=$src/tests/frontend_onnx/onnx_fuzz.dict") ;;
@@ -38,7 +39,7 @@ for name in "$@"; do
       opts=(-max_len=4096 "-dict=$src/tests/tools/aipp_config_fuzz.dict") ;;
     singleop_json_fuzz)
       seeds=("$src/tests/singleop/json" "$src/tests/singleop/json/bad"); opts=(-max_len=8192) ;;
-    *) echo "$0: unknown fuzzer '$name' (om_reader_fuzz, ge_ir_fuzz, npy_fuzz, onnx_fuzz, atc_argv_fuzz, aipp_config_fuzz, singleop_json_fuzz)" >&2; exit 2 ;;
+    *) echo "$0: unknown fuzzer '$name' (om_reader_fuzz, ge_ir_fuzz, npy_fuzz, value_io_fuzz, onnx_fuzz, atc_argv_fuzz, aipp_config_fuzz, singleop_json_fuzz)" >&2; exit 2 ;;
   esac
   bin=$build/tests/$name
   [ -x "$bin" ] || { echo "$0: $bin is missing; run 'make fuzz' first" >&2; exit 2; }

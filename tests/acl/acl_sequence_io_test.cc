@@ -1,38 +1,23 @@
 // A model whose own input and output are sequences, end to end through the tools: atc compiles
 // it, omrun reads a SequenceProto .pb and a folder of .npy elements, writes the sequence output
 // as a folder and compares it element by element; aclmdlLoad and the description calls work and
-// aclmdlExecute refuses it naming the input (docs/acl.md, Model). The ONNX model is written with
-// protobuf here; expected values are worked out by hand in the comments.
+// aclmdlExecute refuses it naming the input (docs/acl.md, Model). The ONNX model and values are
+// built with tests/frontend_onnx/onnx_builder.h; expected values are worked out by hand in the comments.
 #include <catch2/catch.hpp>
 
 #include <cstring>
 #include <filesystem>
 
-#include <onnx/onnx-data_pb.h>
-#include <onnx/onnx_pb.h>
-
 #include "acl/acl.h"
 #include "acl_test_util.h"
+#include "onnx_builder.h"
 #include "run_command.h"
 
 using namespace openatc::testing;
 
 namespace {
 
-onnx::TensorProto Floats(const std::string &name, std::vector<int64_t> dims, const std::vector<float> &v) {
-  onnx::TensorProto t;
-  t.set_name(name);
-  t.set_data_type(onnx::TensorProto::FLOAT);
-  for (int64_t d : dims) t.add_dims(d);
-  for (float x : v) t.add_float_data(x);
-  return t;
-}
-
-void SeqType(onnx::ValueInfoProto *v, const std::string &name) {
-  v->set_name(name);
-  v->mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(
-      onnx::TensorProto::FLOAT);
-}
+constexpr int32_t kF = onnx::TensorProto::FLOAT;
 
 // out = SequenceInsert(seq, x) (x appended); n = SequenceLength(out).
 std::string InsertModel() {
@@ -41,35 +26,17 @@ std::string InsertModel() {
   m.add_opset_import()->set_version(13);
   onnx::GraphProto &g = *m.mutable_graph();
   g.set_name("seq_io");
-  SeqType(g.add_input(), "seq");
-  auto *x = g.add_input();
-  x->set_name("x");
-  x->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::FLOAT);
-  x->mutable_type()->mutable_tensor_type()->mutable_shape()->add_dim()->set_dim_value(2);
-  SeqType(g.add_output(), "out");
-  auto *n = g.add_output();
-  n->set_name("n");
-  n->mutable_type()->mutable_tensor_type()->set_elem_type(onnx::TensorProto::INT64);
-  n->mutable_type()->mutable_tensor_type()->mutable_shape();
-  auto *ins = g.add_node();
-  ins->set_op_type("SequenceInsert");
-  ins->set_name("insert");
-  ins->add_input("seq");
-  ins->add_input("x");
-  ins->add_output("out");
-  auto *len = g.add_node();
-  len->set_op_type("SequenceLength");
-  len->set_name("len");
-  len->add_input("out");
-  len->add_output("n");
+  *g.add_input() = SequenceValue("seq", kF);
+  *g.add_input() = Value("x", kF, {2});
+  *g.add_output() = SequenceValue("out", kF);
+  *g.add_output() = Value("n", onnx::TensorProto::INT64, {});  // a scalar
+  *g.add_node() = Node("SequenceInsert", {"seq", "x"}, {"out"}, "insert");
+  *g.add_node() = Node("SequenceLength", {"out"}, {"n"}, "len");
   return m.SerializeAsString();
 }
 
 std::string SequencePb(const std::vector<onnx::TensorProto> &elems) {
-  onnx::SequenceProto s;
-  s.set_elem_type(onnx::SequenceProto::TENSOR);
-  for (const auto &e : elems) *s.add_tensor_values() = e;
-  return s.SerializeAsString();
+  return TensorSequence(elems).SerializeAsString();
 }
 
 struct Compiled {
@@ -89,13 +56,11 @@ struct Compiled {
 TEST_CASE("sequence I/O: omrun reads a SequenceProto, writes a folder, compares element by element", "[acl]") {
   Compiled c;
   // seq = [[1], [2, 3]], x = [4, 5]  ->  out = [[1], [2, 3], [4, 5]], n = 3.
-  WriteBytes(c.dir + "/seq.pb", SequencePb({Floats("a", {1}, {1}), Floats("b", {2}, {2, 3})}));
-  WriteBytes(c.dir + "/x.pb", Floats("x", {2}, {4, 5}).SerializeAsString());
-  WriteBytes(c.dir + "/want.pb", SequencePb({Floats("a", {1}, {1}), Floats("b", {2}, {2, 3}), Floats("x", {2}, {4, 5})}));
-  onnx::TensorProto three;
-  three.set_data_type(onnx::TensorProto::INT64);
-  three.add_int64_data(3);
-  WriteBytes(c.dir + "/n.pb", three.SerializeAsString());
+  WriteBytes(c.dir + "/seq.pb", SequencePb({FloatInit("a", {1}, {1}), FloatInit("b", {2}, {2, 3})}));
+  WriteBytes(c.dir + "/x.pb", FloatInit("x", {2}, {4, 5}).SerializeAsString());
+  WriteBytes(c.dir + "/want.pb",
+             SequencePb({FloatInit("a", {1}, {1}), FloatInit("b", {2}, {2, 3}), FloatInit("x", {2}, {4, 5})}));
+  WriteBytes(c.dir + "/n.pb", Int64Init("n", {}, {3}).SerializeAsString());
   CommandResult info = RunCommand({BuildPath("bin/omrun"), c.om, "--info"});
   CHECK(info.out.find("[0] seq sequence of float32") != std::string::npos);
   CommandResult r = RunCommand({BuildPath("bin/omrun"), c.om, "--input", c.dir + "/seq.pb," + c.dir + "/x.pb",
@@ -116,7 +81,8 @@ TEST_CASE("sequence I/O: omrun reads a SequenceProto, writes a folder, compares 
   CHECK(again.out.find("compare output 0 (insert:0): FAIL the output sequence has 4 tensors but the expected one has 3") !=
         std::string::npos);
   // A wrong element value fails that element only.
-  WriteBytes(c.dir + "/off.pb", SequencePb({Floats("a", {1}, {1}), Floats("b", {2}, {2, 3.5f}), Floats("x", {2}, {4, 5})}));
+  WriteBytes(c.dir + "/off.pb",
+             SequencePb({FloatInit("a", {1}, {1}), FloatInit("b", {2}, {2, 3.5f}), FloatInit("x", {2}, {4, 5})}));
   CommandResult off = RunCommand({BuildPath("bin/omrun"), c.om, "--input", c.dir + "/seq.pb," + c.dir + "/x.pb",
                                   "--expected_output", c.dir + "/off.pb," + c.dir + "/n.pb"});
   CHECK(off.exit_code == 1);

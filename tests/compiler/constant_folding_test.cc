@@ -30,6 +30,7 @@ const opp::CompileOppSet &Opp() {
 
 using pass_test::Builder;
 using pass_test::Int;
+using pass_test::Named;
 
 om::Model Compile(ir::Graph g) {
   compiler::CompileOptions opts;
@@ -58,12 +59,6 @@ std::vector<T> Values(const HostTensor &t) {
   std::vector<T> v(t.data.size() / sizeof(T));
   std::memcpy(v.data(), t.data.data(), v.size() * sizeof(T));
   return v;
-}
-
-const ir::Node &Named(const ir::Graph &g, const std::string &name) {
-  const int32_t i = g.FindNode(name);
-  REQUIRE(i >= 0);
-  return g.nodes[static_cast<size_t>(i)];
 }
 
 template <typename T>

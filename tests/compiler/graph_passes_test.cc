@@ -20,8 +20,6 @@ using namespace pass_test;
 
 namespace {
 
-constexpr double kU = 1.0 / 16777216.0;  // 2^-24
-
 struct ConvCase {
   int64_t n = 1, c = 3, h = 5, w = 5, m = 4, k = 3, pad = 1;
   std::vector<float> x, wt, b;
@@ -68,17 +66,6 @@ int32_t AddConv(Builder &b, const ConvCase &cc, int32_t x) {
   const int32_t w = b.Const("W", {cc.m, cc.c, cc.k, cc.k}, cc.wt);
   const int32_t bias = b.Const("B", {cc.m}, cc.b);
   return b.Op("conv", "Conv", {x, w, bias}, {{"pads", Ints({cc.pad, cc.pad, cc.pad, cc.pad})}, {"kernel_shape", Ints({cc.k, cc.k})}});
-}
-
-const ir::Node &Named(const ir::Graph &g, const std::string &name) {
-  const int32_t i = g.FindNode(name);
-  REQUIRE(i >= 0);
-  return g.nodes[size_t(i)];
-}
-
-std::vector<std::string> FusedList(const ir::Node &n) {
-  auto it = n.attrs.find("openatc_fused_nodes");
-  return it == n.attrs.end() ? std::vector<std::string>{} : it->second.list_s;
 }
 
 void CheckWithin(const std::vector<float> &got, const std::vector<double> &want, const std::vector<double> &mag,

@@ -18,20 +18,7 @@ using namespace pass_test;
 
 namespace {
 
-constexpr double kU = 1.0 / 16777216.0;  // 2^-24
-
 double HardSwishRef(double v) { return v * std::min(6.0, std::max(0.0, v + 3)) / 6; }
-
-const ir::Node &Named(const ir::Graph &g, const std::string &name) {
-  const int32_t i = g.FindNode(name);
-  REQUIRE(i >= 0);
-  return g.nodes[size_t(i)];
-}
-
-std::vector<std::string> FusedList(const ir::Node &n) {
-  auto it = n.attrs.find("openatc_fused_nodes");
-  return it == n.attrs.end() ? std::vector<std::string>{} : it->second.list_s;
-}
 
 // x -> Add(3) -> Clip(0, 6) -> Mul(x) -> Div(6) (or Mul(1/6)); operand orders swapped with `swap`.
 int32_t AddPattern(Builder &b, int32_t x, bool swap, bool by_mul) {

@@ -1,8 +1,10 @@
 // A small IR graph builder for the compiler tests (tests/compiler/graph_passes_test.cc,
-// constant_folding_test.cc): Data, Const and op nodes, a NetOutput, and compiling with a fusion
-// switch file.
+// hardswish_pattern_test.cc, constant_folding_test.cc, ...): Data, Const and op nodes, a
+// NetOutput, compiling with a fusion switch file, and looking at the compiled graph's nodes.
 #ifndef OPENATC_TESTS_COMPILER_PASS_GRAPH_BUILDER_H_
 #define OPENATC_TESTS_COMPILER_PASS_GRAPH_BUILDER_H_
+
+#include <catch2/catch.hpp>
 
 #include <cstring>
 #include <filesystem>
@@ -165,6 +167,22 @@ inline std::vector<float> Pattern(size_t n, uint32_t seed) {
     x = static_cast<float>(seed >> 8) / 8388608.0f - 1.0f;
   }
   return v;
+}
+
+/// Float32's unit roundoff, 2^-24 (the rounding bounds of the pass tests are multiples of it).
+constexpr double kU = 1.0 / 16777216.0;
+
+/// The node of `g` named `name` (the test fails when there is none).
+inline const ir::Node &Named(const ir::Graph &g, const std::string &name) {
+  const int32_t i = g.FindNode(name);
+  REQUIRE(i >= 0);
+  return g.nodes[static_cast<size_t>(i)];
+}
+
+/// The names a fusion recorded on `n` (attribute openatc_fused_nodes; empty when none).
+inline std::vector<std::string> FusedList(const ir::Node &n) {
+  auto it = n.attrs.find("openatc_fused_nodes");
+  return it == n.attrs.end() ? std::vector<std::string>{} : it->second.list_s;
 }
 
 }  // namespace pass_test

@@ -1,9 +1,11 @@
-// Test helpers: small ONNX models built in memory with onnx::ModelProto and libonnx's
-// MakeAttribute, for the front-end tests.
+// Test helpers: small ONNX models and values built in memory with onnx::ModelProto and libonnx's
+// MakeAttribute, for the front-end tests and the tests that feed ONNX models or sequence values
+// to atc and omrun (tests/acl/acl_sequence_io_test.cc).
 #ifndef OPENATC_TESTS_FRONTEND_ONNX_ONNX_BUILDER_H_
 #define OPENATC_TESTS_FRONTEND_ONNX_ONNX_BUILDER_H_
 
 #include <onnx/defs/attr_proto_util.h>
+#include <onnx/onnx-data_pb.h>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
 
@@ -30,6 +32,14 @@ inline onnx::ValueInfoProto Value(const std::string &name, int32_t elem, const s
       else dim->set_dim_param(std::get<std::string>(d));
     }
   }
+  return v;
+}
+
+/// A graph input or output that is a sequence of tensors of element type `elem` (no shape).
+inline onnx::ValueInfoProto SequenceValue(const std::string &name, int32_t elem) {
+  onnx::ValueInfoProto v;
+  v.set_name(name);
+  v.mutable_type()->mutable_sequence_type()->mutable_elem_type()->mutable_tensor_type()->set_elem_type(elem);
   return v;
 }
 
@@ -64,6 +74,14 @@ inline onnx::TensorProto Int64Init(const std::string &name, const std::vector<in
   for (int64_t d : dims) t.add_dims(d);
   for (int64_t v : values) t.add_int64_data(v);
   return t;
+}
+
+/// An onnx.SequenceProto of tensors (elem_type TENSOR) holding `elems`.
+inline onnx::SequenceProto TensorSequence(const std::vector<onnx::TensorProto> &elems) {
+  onnx::SequenceProto s;
+  s.set_elem_type(onnx::SequenceProto::TENSOR);
+  for (const auto &e : elems) *s.add_tensor_values() = e;
+  return s;
 }
 
 struct ModelSpec {

@@ -134,6 +134,76 @@ TEST_CASE("value_io: OptionalProto None, tensor and sequence; 'none'; a plain te
   CHECK(Floats(plain.tensor) == std::vector<float>{1, 2});
 }
 
+namespace {
+std::vector<uint8_t> Bytes(const google::protobuf::MessageLite &m) {
+  const std::string s = m.SerializeAsString();
+  return std::vector<uint8_t>(s.begin(), s.end());
+}
+}  // namespace
+
+// The in-memory form value_io_fuzz (tests/om/value_io_fuzz.cc) drives; every bad input is an OA3001
+// naming the file, never a crash or an allocation the input's size does not pay for.
+TEST_CASE("value_io: ValueFromPbBytes refuses malformed, mixed, deeply nested and oversized values") {
+  onnx::SequenceProto s;
+  s.set_elem_type(onnx::SequenceProto::TENSOR);
+  *s.add_tensor_values() = FloatProto({2}, {1, 2});
+  const HostValue ok = ValueFromPbBytes(Bytes(s), "m.pb", "in", ValueKind::kSequence, ge::DT_FLOAT, {-2});
+  REQUIRE(ok.seq.size() == 1);
+  CHECK(Floats(ok.seq[0]) == std::vector<float>{1, 2});
+  auto code_of = [](const std::vector<uint8_t> &b, ValueKind k, const std::string &want_text) {
+    openatc::Error e = Capture([&] { ValueFromPbBytes(b, "m.pb", "in", k, ge::DT_FLOAT, {-2}); });
+    INFO(e.message());
+    CHECK(e.message().find(want_text) != std::string::npos);
+    CHECK(e.file() == "m.pb");
+    return e.code();
+  };
+  // Cut short inside the tensor: protobuf refuses it.
+  std::vector<uint8_t> cut = Bytes(s);
+  cut.resize(cut.size() - 3);
+  CHECK(code_of(cut, ValueKind::kSequence, "protobuf parsing failed") == "OA3001");
+  // A TENSOR sequence that also carries nested sequences: refused, not silently dropped.
+  onnx::SequenceProto mixed = s;
+  mixed.add_sequence_values()->set_elem_type(onnx::SequenceProto::TENSOR);
+  CHECK(code_of(Bytes(mixed), ValueKind::kSequence, "also holds sparse, sequence, map or optional values") == "OA3001");
+  // Sequences nested 200 deep (past protobuf's recursion limit of 100): refused by the parser.
+  onnx::SequenceProto deep;
+  onnx::SequenceProto *at = &deep;
+  for (int i = 0; i < 200; ++i) {
+    at->set_elem_type(onnx::SequenceProto::SEQUENCE);
+    at = at->add_sequence_values();
+  }
+  CHECK(code_of(Bytes(deep), ValueKind::kSequence, "protobuf parsing failed") == "OA3001");
+  // 10 levels, within protobuf's limit: refused as a sequence of sequences.
+  onnx::SequenceProto nested;
+  at = &nested;
+  for (int i = 0; i < 10; ++i) {
+    at->set_elem_type(onnx::SequenceProto::SEQUENCE);
+    at = at->add_sequence_values();
+  }
+  CHECK(code_of(Bytes(nested), ValueKind::kSequence, "elem_type 3") == "OA3001");
+  // An element claiming 2^40 floats with none stored: refused before anything is allocated.
+  onnx::SequenceProto huge;
+  huge.set_elem_type(onnx::SequenceProto::TENSOR);
+  *huge.add_tensor_values() = FloatProto({int64_t{1} << 40}, {});
+  CHECK(code_of(Bytes(huge), ValueKind::kSequence, "float_data holds 0 values") == "OA3001");
+  onnx::SequenceProto overflow;
+  *overflow.add_tensor_values() = FloatProto({int64_t{1} << 40, int64_t{1} << 40}, {});
+  CHECK(code_of(Bytes(overflow), ValueKind::kSequence, "overflows") == "OA3001");
+  // An OptionalProto of an unknown elem_type, and a tensor asked for through this entry point.
+  onnx::OptionalProto odd;
+  odd.set_elem_type(9);
+  CHECK(code_of(Bytes(odd), ValueKind::kOptionalTensor, "elem_type 9") == "OA3001");
+  // An OptionalProto that is None yet holds a tensor, or holds both a tensor and a sequence.
+  onnx::OptionalProto none_with_value;
+  *none_with_value.mutable_tensor_value() = FloatProto({1}, {1});
+  CHECK(code_of(Bytes(none_with_value), ValueKind::kOptionalTensor, "UNDEFINED (None) but holds a value") == "OA3001");
+  onnx::OptionalProto two = none_with_value;
+  two.set_elem_type(onnx::OptionalProto::TENSOR);
+  *two.mutable_sequence_value() = s;
+  CHECK(code_of(Bytes(two), ValueKind::kOptionalTensor, "more than one value") == "OA3001");
+  CHECK(code_of(Bytes(s), ValueKind::kTensor, "LoadTensorFile") == "OA3001");
+}
+
 TEST_CASE("value_io: outputs: a sequence folder, a None optional, outputs.json, and reading them back") {
   const std::string dir = FreshDir("value_out");
   HostValue seq;

@@ -36,14 +36,16 @@ bool IsDir(const std::string &path) {
   return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-template <typename Proto>
-Proto ParsePb(const std::string &path, const std::string &label, const char *what) {
-  std::vector<uint8_t> bytes;
+std::vector<uint8_t> ReadPb(const std::string &path, const std::string &label) {
   try {
-    bytes = ReadFileBytes(path);
+    return ReadFileBytes(path);
   } catch (const Error &e) {
     throw Error(ErrorCategory::kInvalidInput, e.code(), label + ": " + e.message(), e.hint()).WithFile(path);
   }
+}
+
+template <typename Proto>
+Proto ParsePb(const std::vector<uint8_t> &bytes, const std::string &path, const std::string &label, const char *what) {
   Proto proto;
   if (bytes.size() > static_cast<size_t>(std::numeric_limits<int>::max()) ||
       !proto.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
@@ -70,6 +72,9 @@ std::vector<HostTensor> FromSequenceProto(const onnx::SequenceProto &s, const st
   if (!tensors)
     Bad(path, label, "the SequenceProto holds elements of elem_type " + std::to_string(s.elem_type()) +
                          "; only sequences of dense tensors are supported");
+  if (s.sparse_tensor_values_size() > 0 || s.sequence_values_size() > 0 || s.map_values_size() > 0 ||
+      s.optional_values_size() > 0)
+    Bad(path, label, "the SequenceProto of elem_type TENSOR also holds sparse, sequence, map or optional values");
   std::vector<HostTensor> seq;
   for (int j = 0; j < s.tensor_values_size(); ++j)
     seq.push_back(ElementOf(s.tensor_values(j), path, label + " element " + std::to_string(j), dtype));
@@ -116,7 +121,7 @@ HostValue LoadSequence(const std::string &path, const std::string &label, ge::Da
   if (IsDir(path)) return Sequence(FromFolder(path, label, dtype, elem_shape));
   if (KindFromPath(path) != FileKind::kPb)
     Bad(path, label, "a sequence is read from a SequenceProto .pb file or a folder of element files");
-  return Sequence(FromSequenceProto(ParsePb<onnx::SequenceProto>(path, label, "SequenceProto"), path, label, dtype));
+  return ValueFromPbBytes(ReadPb(path, label), path, label, ValueKind::kSequence, dtype, elem_shape);
 }
 
 HostValue LoadOptional(const std::string &path, const std::string &label, ValueKind kind, ge::DataType dtype,
@@ -134,7 +139,19 @@ HostValue LoadOptional(const std::string &path, const std::string &label, ValueK
     inner.kind = kind;
     return inner;
   }
-  const auto o = ParsePb<onnx::OptionalProto>(path, label, "OptionalProto");
+  return ValueFromPbBytes(ReadPb(path, label), path, label, kind, dtype, shape);
+}
+
+HostValue FromOptionalProto(const onnx::OptionalProto &o, const std::string &path, const std::string &label,
+                            ValueKind kind, ge::DataType dtype, const std::vector<int64_t> &shape) {
+  const bool of_seq = kind == ValueKind::kOptionalSequence;
+  HostValue v;
+  v.kind = kind;
+  const int values = int{o.has_tensor_value()} + int{o.has_sparse_tensor_value()} + int{o.has_sequence_value()} +
+                     int{o.has_map_value()} + int{o.has_optional_value()};
+  if (o.elem_type() == onnx::OptionalProto::UNDEFINED && values > 0)
+    Bad(path, label, "the OptionalProto has elem_type UNDEFINED (None) but holds a value");
+  if (values > 1) Bad(path, label, "the OptionalProto holds more than one value");
   switch (o.elem_type()) {
     case onnx::OptionalProto::UNDEFINED:
       v.present = false;
@@ -154,6 +171,21 @@ HostValue LoadOptional(const std::string &path, const std::string &label, ValueK
 }
 
 }  // namespace
+
+HostValue ValueFromPbBytes(const std::vector<uint8_t> &bytes, const std::string &path, const std::string &label,
+                           ir::ValueKind kind, ge::DataType dtype, const std::vector<int64_t> &shape) {
+  switch (kind) {
+    case ValueKind::kSequence:
+      return Sequence(FromSequenceProto(ParsePb<onnx::SequenceProto>(bytes, path, label, "SequenceProto"), path, label,
+                                        dtype));
+    case ValueKind::kOptionalTensor:
+    case ValueKind::kOptionalSequence:
+      return FromOptionalProto(ParsePb<onnx::OptionalProto>(bytes, path, label, "OptionalProto"), path, label, kind,
+                               dtype, shape);
+    default:
+      Bad(path, label, "a tensor is read with LoadTensorFile, not as a SequenceProto / OptionalProto");
+  }
+}
 
 HostValue LoadValueFile(const std::string &path, const std::string &label, ir::ValueKind kind, ge::DataType dtype,
                         const std::vector<int64_t> &shape) {

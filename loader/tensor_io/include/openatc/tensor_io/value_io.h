@@ -25,6 +25,7 @@
 #ifndef OPENATC_TENSOR_IO_VALUE_IO_H_
 #define OPENATC_TENSOR_IO_VALUE_IO_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,13 @@ namespace tensor_io {
 /// for .bin elements). `label` prefixes every message ("input 0 'seq'").
 HostValue LoadValueFile(const std::string &path, const std::string &label, ir::ValueKind kind, ge::DataType dtype,
                         const std::vector<int64_t> &shape);
+
+/// The .pb forms of LoadValueFile from memory: `bytes` is a serialized onnx.SequenceProto (kind
+/// kSequence) or onnx.OptionalProto (kOptionalTensor / kOptionalSequence), checked as above;
+/// `path` names the source in errors. kTensor is refused (OA3001). LoadValueFile reads a .pb
+/// file with it; value_io_fuzz (tests/om/value_io_fuzz.cc) calls it directly.
+HostValue ValueFromPbBytes(const std::vector<uint8_t> &bytes, const std::string &path, const std::string &label,
+                           ir::ValueKind kind, ge::DataType dtype, const std::vector<int64_t> &shape);
 
 /// WriteOutputs for values of any kind (forms above); atomic per file; a sequence's folder is
 /// written beside as DIR/output_<i>.part and renamed into place. Errors as WriteOutputs.
