@@ -1,5 +1,6 @@
 // Sigmoid (ONNX Sigmoid-13): Y = 1 / (1 + e^-X), evaluated without overflow for large |X|; float,
-// double and float16 (computed in float, rounded once).
+// double and float16 (computed in float, rounded once); float32 on oneDNN (common/dnnl_eltwise.h).
+#include "common/dnnl_eltwise.h"
 #include "common/math_util.h"
 
 namespace ge {
@@ -14,7 +15,15 @@ namespace openatc_ops {
 class Sigmoid : public UnaryElementwiseOp<Sigmoid> {
  public:
   static bool Accepts(ge::DataType d) { return IsFloat(d); }
-  static ge::graphStatus Compute(gert::EagerOpExecutionContext *, const gert::Tensor &x, gert::Tensor &y) {
+  static ge::graphStatus Compute(gert::EagerOpExecutionContext *ctx, const gert::Tensor &x, gert::Tensor &y) {
+    if (x.GetDataType() == ge::DT_FLOAT) {  // vectorised (common/dnnl_eltwise.h)
+      try {
+        EltwiseF32(dnnl::algorithm::eltwise_logistic, x.GetData<float>(), y.GetData<float>(), x.GetShapeSize());
+      } catch (const dnnl::error &e) {
+        return Fail(ctx, std::string("oneDNN eltwise failed: ") + e.what());
+      }
+      return ge::GRAPH_SUCCESS;
+    }
     return MapFloat(x, y, [](auto v) {
       using C = decltype(v);
       return static_cast<C>(v >= C(0) ? C(1) / (C(1) + std::exp(-v)) : std::exp(v) / (C(1) + std::exp(v)));

@@ -1,5 +1,6 @@
 // Tanh (ONNX Tanh-13): output = tanh(input); float, double and float16 (computed in float, rounded
-// once).
+// once); float32 on oneDNN (common/dnnl_eltwise.h).
+#include "common/dnnl_eltwise.h"
 #include "common/math_util.h"
 
 namespace ge {
@@ -14,7 +15,15 @@ namespace openatc_ops {
 class Tanh : public UnaryElementwiseOp<Tanh> {
  public:
   static bool Accepts(ge::DataType d) { return IsFloat(d); }
-  static ge::graphStatus Compute(gert::EagerOpExecutionContext *, const gert::Tensor &x, gert::Tensor &y) {
+  static ge::graphStatus Compute(gert::EagerOpExecutionContext *ctx, const gert::Tensor &x, gert::Tensor &y) {
+    if (x.GetDataType() == ge::DT_FLOAT) {  // vectorised (common/dnnl_eltwise.h)
+      try {
+        EltwiseF32(dnnl::algorithm::eltwise_tanh, x.GetData<float>(), y.GetData<float>(), x.GetShapeSize());
+      } catch (const dnnl::error &e) {
+        return Fail(ctx, std::string("oneDNN eltwise failed: ") + e.what());
+      }
+      return ge::GRAPH_SUCCESS;
+    }
     return MapFloat(x, y, [](auto v) {
       using C = decltype(v);
       return static_cast<C>(std::tanh(v));

@@ -7,13 +7,16 @@
  * [prod(d0..d(axis-1)), prod(d(axis)..d(r-1))] and normalises each row. The ONNX front end must
  * write an absent axis of an opset < 13 node explicitly as axis = 1 (the REG_OP default is the
  * opset-13 one, -1). Values are shifted by the maximum first, so large inputs do not overflow;
- * float16 computes in float; sums accumulate in double.
+ * float16 computes in float; sums accumulate in double. Softmax of finite float32 values along
+ * the innermost axis runs on oneDNN (common/dnnl_softmax.h).
  */
 #ifndef OPENATC_OPS_COMMON_SOFTMAX_H_
 #define OPENATC_OPS_COMMON_SOFTMAX_H_
 
 #include <algorithm>
 
+#include "common/conv_nan.h"
+#include "common/dnnl_softmax.h"
 #include "common/math_util.h"
 
 namespace openatc_ops {
@@ -64,6 +67,15 @@ class SoftmaxOp : public UnaryElementwiseOp<SoftmaxOp<kLog>> {
     }
     int64_t outer = 1, n = 1, inner = 1;
     AxisView(d, axis, coerce_2d, &outer, &n, &inner);
+    if (!kLog && inner == 1 && x.GetDataType() == ge::DT_FLOAT &&
+        !AnyNonFinite(x.GetData<float>(), outer * n)) {  // vectorised (common/dnnl_softmax.h)
+      try {
+        SoftmaxRowsF32(x.GetData<float>(), y.GetData<float>(), outer, n);
+      } catch (const dnnl::error &e) {
+        return Fail(ctx, std::string("oneDNN softmax failed: ") + e.what());
+      }
+      return ge::GRAPH_SUCCESS;
+    }
     switch (x.GetDataType()) {
       OPENATC_OPS_FLOAT_CASES(Run<T>(x.GetData<T>(), y.GetData<T>(), outer, n, inner))
       default:
@@ -80,6 +92,7 @@ class SoftmaxOp : public UnaryElementwiseOp<SoftmaxOp<kLog>> {
     if (n == 0 || inner == 0) return;
     std::vector<C> mx(static_cast<size_t>(inner));
     std::vector<double> sum(static_cast<size_t>(inner));
+    std::vector<C> ex(kLog ? 0 : static_cast<size_t>(n * inner));
     for (int64_t o = 0; o < outer; ++o) {
       const T *xb = x + o * n * inner;
       T *yb = y + o * n * inner;
@@ -88,18 +101,21 @@ class SoftmaxOp : public UnaryElementwiseOp<SoftmaxOp<kLog>> {
       for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < inner; ++i)
           mx[static_cast<size_t>(i)] = std::max(mx[static_cast<size_t>(i)], static_cast<C>(xb[j * inner + i]));
+      // Each exponential is computed once: kept in `ex` for the normalising pass.
       for (int64_t j = 0; j < n; ++j)
-        for (int64_t i = 0; i < inner; ++i)
-          sum[static_cast<size_t>(i)] +=
-              static_cast<double>(std::exp(static_cast<C>(xb[j * inner + i]) - mx[static_cast<size_t>(i)]));
+        for (int64_t i = 0; i < inner; ++i) {
+          const C e = std::exp(static_cast<C>(xb[j * inner + i]) - mx[static_cast<size_t>(i)]);
+          if (!kLog) ex[static_cast<size_t>(j * inner + i)] = e;
+          sum[static_cast<size_t>(i)] += static_cast<double>(e);
+        }
       for (int64_t j = 0; j < n; ++j) {
         for (int64_t i = 0; i < inner; ++i) {
           const auto k = static_cast<size_t>(i);
-          const C shifted = static_cast<C>(xb[j * inner + i]) - mx[k];
           if (kLog)
-            yb[j * inner + i] = static_cast<T>(shifted - static_cast<C>(std::log(sum[k])));
+            yb[j * inner + i] =
+                static_cast<T>(static_cast<C>(xb[j * inner + i]) - mx[k] - static_cast<C>(std::log(sum[k])));
           else
-            yb[j * inner + i] = static_cast<T>(std::exp(shifted) / static_cast<C>(sum[k]));
+            yb[j * inner + i] = static_cast<T>(ex[static_cast<size_t>(j * inner + i)] / static_cast<C>(sum[k]));
         }
       }
     }
