@@ -1,5 +1,6 @@
-// Cast (ONNX Cast-13/19/24) between every pair of float32/float16/bfloat16/float64, int8..int64,
-// uint8..uint64, bool and float8 E4M3FN/E5M2/E8M0 (`saturate`, `round_mode`) (string is not supported), with the conversion rules of
+// Cast (ONNX Cast-13/19/21/23/24) between every pair of float32/float16/bfloat16/float64,
+// int8..int64, uint8..uint64, bool, float8 E4M3FN/E5M2/E8M0/E4M3FNUZ/E5M2FNUZ (`saturate`,
+// `round_mode`) and the packed int4/uint4/float4e2m1 (string is not supported), with the rules of
 // ops/common/cast_convert.h: one rounding to nearest even into float types (bfloat16 included;
 // NaN stays NaN), truncation toward zero from float to integer types (NaN -> 0, saturating),
 // two's complement wrap between integers, x != 0 into bool, 0/1 out of bool.
@@ -26,8 +27,8 @@ bool Target(const gert::ExtendedKernelContext *ctx, ge::DataType *to) {
   *to = DtypeFromOnnx(onnx);
   if (*to == ge::DT_UNDEFINED) {
     Fail(ctx, "cannot cast to ONNX dtype " + std::to_string(onnx) +
-                  " (supported: numeric types, bool, float16, bfloat16, float8 E4M3FN/E5M2/E8M0; not string, "
-                  "complex, the FNUZ float8 types or the 4-bit types)");
+                  " (supported: numeric types, bool, float16, bfloat16, the float8 types, int4, uint4, "
+                  "float4e2m1; not string or complex)");
     return false;
   }
   return true;
@@ -39,7 +40,7 @@ class Cast : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType in = ctx->GetInputDataType(0);
-    if (!IsOnnxDtype(in) && !openatc::IsFloat8DataType(in)) return Fail(ctx, "cannot cast from " + DtypeName(in));
+    if (!IsOnnxDtype(in) && !openatc::IsNarrowDataType(in)) return Fail(ctx, "cannot cast from " + DtypeName(in));
     ge::DataType to;
     if (!Target(ctx, &to)) return ge::GRAPH_FAILED;
     return ctx->SetOutputDataType(0, to);

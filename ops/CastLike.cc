@@ -1,7 +1,8 @@
 // CastLike (ONNX CastLike-15): output = input converted to the dtype of `target_type` (whose
 // values and shape are ignored), with Cast's conversion rules (ops/common/cast_convert.h):
-// float32/float16/bfloat16/float64, int8..int64, uint8..uint64, bool and float8 E4M3FN/E5M2/E8M0
-// (`saturate` of CastLike-19, `round_mode` of CastLike-24); not string, complex or the 4-bit types.
+// float32/float16/bfloat16/float64, int8..int64, uint8..uint64, bool, the float8 types (E4M3FN,
+// E5M2, E8M0, E4M3FNUZ, E5M2FNUZ; `saturate` of CastLike-19, `round_mode` of CastLike-24) and the
+// packed int4/uint4/float4e2m1; not string or complex.
 #include "common/cast_convert.h"
 #include "common/movement.h"
 #include "openatc/onnx_dtype.h"
@@ -22,8 +23,8 @@ class CastLike : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType in = ctx->GetInputDataType(0), to = ctx->GetInputDataType(1);
-    if (!IsOnnxDtype(in) && !openatc::IsFloat8DataType(in)) return Fail(ctx, "cannot cast from " + DtypeName(in));
-    if (!IsOnnxDtype(to) && !openatc::IsFloat8DataType(to)) return Fail(ctx, "cannot cast to " + DtypeName(to) + " (the dtype of target_type)");
+    if (!IsOnnxDtype(in) && !openatc::IsNarrowDataType(in)) return Fail(ctx, "cannot cast from " + DtypeName(in));
+    if (!IsOnnxDtype(to) && !openatc::IsNarrowDataType(to)) return Fail(ctx, "cannot cast to " + DtypeName(to) + " (the dtype of target_type)");
     return ctx->SetOutputDataType(0, to);
   }
   ge::graphStatus InferShape(gert::InferShapeContext *ctx) override {

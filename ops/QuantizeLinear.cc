@@ -1,21 +1,27 @@
-// QuantizeLinear (ONNX QuantizeLinear-10..21): y = saturate(round(x / y_scale) + y_zero_point)
+// QuantizeLinear (ONNX QuantizeLinear-10..23): y = saturate(round(x / y_scale) + y_zero_point)
 // with round half to even. x float32, float16 or int32; y_scale float32 or float16 (the division
 // runs in y_scale's precision; int32 x in double). y_scale and y_zero_point are one value (per
 // tensor), a 1-D tensor of x's `axis` dim (per axis, default axis 1), or, with block_size > 0
 // (opset 21), x's shape with ceil(d / block_size) on `axis` (blocked). y is y_zero_point's dtype
-// (uint8, int8, uint16 or int16), else `output_dtype` (opset 21), else uint8. Opset 19's float8
-// outputs E4M3FN and E5M2: y = x / y_scale + zero point in float32, then one rounding to nearest
-// even into float8 with `saturate` (default 1; ops/common/cast_convert.h). The FNUZ and 4-bit
-// outputs are refused.
-#include "common/cast_convert.h"
+// (uint8, int8, uint16, int16, and the packed int4 [-8, 7] / uint4 [0, 15] of opset 21), else
+// `output_dtype` (opset 21), else uint8. Float outputs (float8 E4M3FN/E5M2 of opset 19 and their
+// FNUZ variants, float4e2m1 of opset 23): y = x / y_scale + zero point in float32, then one
+// rounding to nearest even into the type with `saturate` (default 1; float4e2m1 always
+// saturates; ops/common/cast_convert.h). Element types: ops/common/quant_narrow.h.
+#include "common/quant_narrow.h"
 #include "common/quant_util.h"
+#include "openatc/private_dtype.h"
 
 namespace ge {
 REG_OP(QuantizeLinear)
     .INPUT(x, TensorType({DT_FLOAT, DT_FLOAT16, DT_INT32}))
     .INPUT(y_scale, TensorType({DT_FLOAT, DT_FLOAT16}))
-    .OPTIONAL_INPUT(y_zero_point, TensorType({DT_UINT8, DT_INT8, DT_UINT16, DT_INT16, DT_FLOAT8_E4M3FN, DT_FLOAT8_E5M2}))
-    .OUTPUT(y, TensorType({DT_UINT8, DT_INT8, DT_UINT16, DT_INT16, DT_FLOAT8_E4M3FN, DT_FLOAT8_E5M2}))
+    .OPTIONAL_INPUT(y_zero_point, TensorType({DT_UINT8, DT_INT8, DT_UINT16, DT_INT16, DT_INT4, DT_FLOAT8_E4M3FN,
+                                           DT_FLOAT8_E5M2, DT_FLOAT4_E2M1, openatc::kDtUint4,
+                                           openatc::kDtFloat8E4M3FNUZ, openatc::kDtFloat8E5M2FNUZ}))
+    .OUTPUT(y, TensorType({DT_UINT8, DT_INT8, DT_UINT16, DT_INT16, DT_INT4, DT_FLOAT8_E4M3FN, DT_FLOAT8_E5M2,
+                           DT_FLOAT4_E2M1, openatc::kDtUint4, openatc::kDtFloat8E4M3FNUZ,
+                           openatc::kDtFloat8E5M2FNUZ}))
     .ATTR(axis, Int, 1)
     .ATTR(block_size, Int, 0)
     .ATTR(output_dtype, Int, 0)
@@ -27,8 +33,6 @@ namespace openatc_ops {
 namespace {
 enum QuantizeAttr { kAxis, kBlockSize, kOutputDtype, kSaturate };
 
-bool IsFloat8Quant(ge::DataType d) { return d == ge::DT_FLOAT8_E4M3FN || d == ge::DT_FLOAT8_E5M2; }
-
 // y's dtype from the zero point's (DT_UNDEFINED when absent) and output_dtype; "" or the reason.
 std::string OutputDtype(const gert::ExtendedKernelContext *ctx, ge::DataType zp, ge::DataType *y) {
   const int64_t od = AttrInt(ctx, kOutputDtype, 0);
@@ -36,11 +40,10 @@ std::string OutputDtype(const gert::ExtendedKernelContext *ctx, ge::DataType zp,
   if (zp != ge::DT_UNDEFINED && want != ge::DT_UNDEFINED && want != zp)
     return "output_dtype " + std::to_string(od) + " differs from y_zero_point's dtype " + DtypeName(zp);
   *y = zp != ge::DT_UNDEFINED ? zp : (want != ge::DT_UNDEFINED ? want : ge::DT_UINT8);
-  int64_t lo = 0, hi = 0;
-  if (IsFloat8Quant(*y)) return "";
-  if (*y == ge::DT_INT32 || !QuantRange(*y, &lo, &hi))
-    return "output type " + DtypeName(*y) + " is not supported; use uint8, int8, uint16, int16, float8e4m3fn or "
-           "float8e5m2";
+  QuantType q;
+  if (*y == ge::DT_INT32 || !QuantTypeOf(*y, &q))
+    return "output type " + DtypeName(*y) + " is not supported; use uint8, int8, uint16, int16, int4, uint4, "
+           "float4e2m1 or a float8 type (e4m3fn, e5m2, e4m3fnuz, e5m2fnuz)";
   return "";
 }
 
@@ -82,56 +85,29 @@ class QuantizeLinear : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const gert::Tensor *x = ctx->GetRequiredInputTensor(0);
     if (x == nullptr) return Fail(ctx, "input x is missing");
     const gert::Tensor *st = ctx->GetRequiredInputTensor(1), *zt = ctx->GetOptionalInputTensor(2);
-    const Dims d = TensorDims(*x);
-    std::vector<float> scale;
-    std::vector<int32_t> zp;
     ge::DataType yt = ge::DT_UINT8;
     const std::string err = OutputDtype(ctx, zt ? zt->GetDataType() : ge::DT_UNDEFINED, &yt);
     if (!err.empty()) return Fail(ctx, err);
-    if (IsFloat8Quant(yt)) return ExecuteFloat8(ctx, *x, st, zt, yt);
-    if (!ReadScale(ctx, st, "y_scale", &scale) || !ReadZeroPoint(ctx, zt, "y_zero_point", &zp)) return ge::GRAPH_FAILED;
-    int64_t lo = 0, hi = 0;
-    QuantRange(yt, &lo, &hi);
-    const int64_t axis = AttrInt(ctx, kAxis, 1), block = AttrInt(ctx, kBlockSize, 0);
-    QuantParamMap sm, zm;
-    if (!ResolveParamMap(ctx, d, st, "y_scale", axis, block, &sm) ||
-        !ResolveParamMap(ctx, d, zt, "y_zero_point", axis, block, &zm))
+    QuantType q;
+    QuantTypeOf(yt, &q);
+    std::vector<float> scale;
+    std::vector<double> zp;
+    if (!ReadScale(ctx, st, "y_scale", &scale) || !ReadQuantZeroPoint(ctx, zt, "y_zero_point", yt, &zp))
       return ge::GRAPH_FAILED;
-    gert::Tensor *y = AllocChecked(ctx, 0, d, yt);
-    if (y == nullptr) return ge::GRAPH_FAILED;
-    const bool half_scale = st->GetDataType() == ge::DT_FLOAT16;
-    std::vector<int64_t> q(static_cast<size_t>(x->GetShapeSize()));
-    for (int64_t i = 0; i < static_cast<int64_t>(q.size()); ++i) {
-      const double v = Quotient(*x, i, scale[sm.Index(i)], half_scale);
-      q[static_cast<size_t>(i)] = RoundSaturate(std::nearbyint(v) + zp[zm.Index(i)], lo, hi);
-    }
-    WriteQuantized(q, y);
-    return ge::GRAPH_SUCCESS;
-  }
-
- private:
-  static ge::graphStatus ExecuteFloat8(gert::EagerOpExecutionContext *ctx, const gert::Tensor &x,
-                                       const gert::Tensor *st, const gert::Tensor *zt, ge::DataType yt) {
-    const Dims d = TensorDims(x);
-    std::vector<float> scale, zp = {0.0f};
-    if (!ReadScale(ctx, st, "y_scale", &scale)) return ge::GRAPH_FAILED;
-    if (zt != nullptr) {
-      if (zt->GetShapeSize() < 1) return Fail(ctx, "y_zero_point is empty");
-      zp.assign(static_cast<size_t>(zt->GetShapeSize()), 0.0f);
-      for (size_t i = 0; i < zp.size(); ++i) zp[i] = Float8ToFloat(yt, zt->GetData<uint8_t>()[i]);
-    }
-    const int64_t axis = AttrInt(ctx, kAxis, 1), block = AttrInt(ctx, kBlockSize, 0);
-    QuantParamMap sm, zm;
-    if (!ResolveParamMap(ctx, d, st, "y_scale", axis, block, &sm) ||
-        !ResolveParamMap(ctx, d, zt, "y_zero_point", axis, block, &zm))
+    QuantMaps m;
+    if (!ResolveQuantMaps(ctx, *x, st, "y_scale", zt, "y_zero_point", AttrInt(ctx, kAxis, 1),
+                          AttrInt(ctx, kBlockSize, 0), yt, &m))
       return ge::GRAPH_FAILED;
-    gert::Tensor *y = AllocChecked(ctx, 0, d, yt);
-    if (y == nullptr) return ge::GRAPH_FAILED;
+    ZeroPacked(m.y);
     const bool half_scale = st->GetDataType() == ge::DT_FLOAT16;
-    const CastOptions opt{AttrInt(ctx, kSaturate, 1) != 0};
-    for (int64_t i = 0; i < x.GetShapeSize(); ++i) {
-      const double v = Quotient(x, i, scale[sm.Index(i)], half_scale) + zp[zm.Index(i)];
-      y->GetData<uint8_t>()[i] = FloatToFloat8(static_cast<float>(v), yt, opt);
+    const bool saturate = AttrInt(ctx, kSaturate, 1) != 0;
+    for (int64_t i = 0; i < x->GetShapeSize(); ++i) {
+      const double v = Quotient(*x, i, scale[m.scale.Index(i)], half_scale);
+      const double z = zp[m.zero_point.Index(i)];
+      if (q.is_float)
+        StoreQuantized(m.y, i, static_cast<float>(v + z), saturate);
+      else
+        StoreQuantized(m.y, i, static_cast<double>(RoundSaturate(std::nearbyint(v) + z, q.lo, q.hi)), saturate);
     }
     return ge::GRAPH_SUCCESS;
   }

@@ -3,6 +3,8 @@
 
 #include <limits>
 
+#include "openatc/private_dtype.h"
+
 namespace openatc {
 namespace {
 struct DTypeRow {
@@ -55,6 +57,10 @@ const DTypeRow kRows[] = {
     {ge::DT_FLOAT4_E2M1, "DT_FLOAT4_E2M1", "float4_e2m1", 0, ""},
     {ge::DT_FLOAT4_E1M2, "DT_FLOAT4_E1M2", "float4_e1m2", 0, ""},
     {ge::DT_HIFLOAT4, "DT_HIFLOAT4", "hifloat4", 0, ""},
+    // OpenATC-private values (openatc/private_dtype.h); GE has no such types.
+    {kDtUint4, "DT_UINT4 (OpenATC)", "uint4", 0, ""},
+    {kDtFloat8E4M3FNUZ, "DT_FLOAT8_E4M3FNUZ (OpenATC)", "float8_e4m3fnuz", 1, ""},
+    {kDtFloat8E5M2FNUZ, "DT_FLOAT8_E5M2FNUZ (OpenATC)", "float8_e5m2fnuz", 1, ""},
 };
 
 const DTypeRow *Find(ge::DataType dt) {
@@ -184,6 +190,7 @@ std::string ShapeToString(const std::vector<int64_t> &dims) {
 namespace openatc {
 
 int SubByteBits(ge::DataType dtype) {
+  if (dtype == kDtUint4) return 4;
   switch (dtype) {
     case ge::DT_INT4:
     case ge::DT_FLOAT4_E2M1:

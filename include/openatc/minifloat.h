@@ -1,8 +1,9 @@
 /**
  * @file openatc/minifloat.h
  * Bit-level conversions between float and the narrow ONNX float types FLOAT8E4M3FN (GE
- * DT_FLOAT8_E4M3FN), FLOAT8E5M2 (DT_FLOAT8_E5M2), FLOAT8E8M0 (DT_FLOAT8_E8M0) and FLOAT4E2M1
- * (DT_FLOAT4_E2M1, one value per nibble), plus INT4 nibbles. Header-only: the built-in operators
+ * DT_FLOAT8_E4M3FN), FLOAT8E5M2 (DT_FLOAT8_E5M2), FLOAT8E8M0 (DT_FLOAT8_E8M0), FLOAT8E4M3FNUZ and
+ * FLOAT8E5M2FNUZ (OpenATC-private dtypes, openatc/private_dtype.h) and FLOAT4E2M1 (DT_FLOAT4_E2M1,
+ * one value per nibble), plus INT4/UINT4 nibbles and the packed 4-bit storage. Header-only: the built-in operators
  * (Cast, CastLike, Q/DQ) and the tensor reader/comparison share it.
  *
  * Rules (ONNX Cast-19/23/24 and the values of ONNX 1.19's backend test data):
@@ -10,11 +11,16 @@
  *    +-max finite when `saturate`; without it, E4M3FN gives NaN (S.1111.111, it has no inf), E5M2
  *    gives +-inf. NaN gives 0x7F|sign (E4M3FN), 0x7E|sign (E5M2). E2M1 has neither inf nor NaN:
  *    it always saturates, and NaN gives 0x8 (the pattern ONNX's data uses).
+ *  - to E4M3FNUZ / E5M2FNUZ (bias 8 / 16; no inf, no negative zero, the one NaN is 0x80): round to
+ *    nearest even; out-of-range finite values and +-inf go to +-max finite (0x7F|sign: 240 /
+ *    57344) when `saturate`, else to NaN; NaN gives 0x80; anything that rounds to zero gives 0x00.
  *  - to E8M0 (a bare power of two 2^(e-127), 0xFF = NaN, sign dropped): round_mode "up" takes the
  *    next power of two when any mantissa bit is set, "down" drops them, "nearest" rounds up when
  *    the mantissa is >= half (ties up). NaN -> 0xFF; inf and exponents past 254 -> 0xFE when
  *    `saturate`, else 0xFF.
- *  - INT4: a 4-bit two's complement nibble; wider integers wrap into it (low 4 bits).
+ *  - INT4 / UINT4: a 4-bit two's complement / unsigned nibble; wider integers wrap into it (low
+ *    4 bits). Packed storage: element i is the low nibble of byte i/2 when i is even, else the
+ *    high nibble; an odd count leaves the last byte's high nibble 0.
  */
 #ifndef OPENATC_MINIFLOAT_H_
 #define OPENATC_MINIFLOAT_H_
@@ -32,11 +38,13 @@ struct MiniFloatLayout {
   int exp_bits;
   int mant_bits;
   int bias;
-  enum Specials { kIeee, kOnlyNan, kNone } specials;  ///< E5M2 | E4M3FN | E2M1
+  enum Specials { kIeee, kOnlyNan, kNone, kFnuz } specials;  ///< E5M2 | E4M3FN | E2M1 | *FNUZ
 };
 inline constexpr MiniFloatLayout kE4M3FN{4, 3, 7, MiniFloatLayout::kOnlyNan};
 inline constexpr MiniFloatLayout kE5M2{5, 2, 15, MiniFloatLayout::kIeee};
 inline constexpr MiniFloatLayout kE2M1{2, 1, 1, MiniFloatLayout::kNone};
+inline constexpr MiniFloatLayout kE4M3FNUZ{4, 3, 8, MiniFloatLayout::kFnuz};
+inline constexpr MiniFloatLayout kE5M2FNUZ{5, 2, 16, MiniFloatLayout::kFnuz};
 
 /// The value of bit pattern `bits` (low exp_bits + mant_bits + 1 bits used).
 inline float MiniFloatToFloat(uint32_t bits, const MiniFloatLayout &l) {
@@ -46,6 +54,7 @@ inline float MiniFloatToFloat(uint32_t bits, const MiniFloatLayout &l) {
   const uint32_t mant = bits & ((1u << l.mant_bits) - 1u);
   const uint32_t all_exp = (1u << l.exp_bits) - 1u, all_mant = (1u << l.mant_bits) - 1u;
   float v;
+  if (l.specials == MiniFloatLayout::kFnuz && neg && exp == 0 && mant == 0) return std::numeric_limits<float>::quiet_NaN();
   if (l.specials == MiniFloatLayout::kOnlyNan && exp == all_exp && mant == all_mant) {
     v = std::numeric_limits<float>::quiet_NaN();
   } else if (l.specials == MiniFloatLayout::kIeee && exp == all_exp) {
@@ -78,6 +87,23 @@ inline uint32_t FloatToMiniFloat(float f, const MiniFloatLayout &l, bool saturat
   const uint32_t overflow = l.specials == MiniFloatLayout::kOnlyNan ? all
                             : l.specials == MiniFloatLayout::kIeee  ? inf_bits
                                                                      : max_bits;
+  if (l.specials == MiniFloatLayout::kFnuz) {  // NaN is 0x80 (the pattern of negative zero)
+    const uint32_t nan = 1u << width;
+    if (std::isnan(f)) return nan;
+    if (std::isinf(f)) return saturate ? sign | max_bits : nan;
+    const uint32_t r = FloatToMiniFloat(f, MiniFloatLayout{l.exp_bits, l.mant_bits, l.bias, MiniFloatLayout::kNone},
+                                        true);
+    if ((r & all) == 0) return 0;  // no negative zero
+    const double a = std::fabs(static_cast<double>(f));
+    const double max_value = std::ldexp(static_cast<double>((2u << l.mant_bits) - 1u),
+                                        static_cast<int>((1u << l.exp_bits) - 1u) - l.bias - l.mant_bits);
+    // Values that round above max (an E2M1-style layout clamps them): NaN without saturate.
+    if (!saturate && a > max_value) {
+      const double half_quantum = std::ldexp(1.0, static_cast<int>((1u << l.exp_bits) - 1u) - l.bias - l.mant_bits - 1);
+      if (a >= max_value + half_quantum) return nan;
+    }
+    return r;
+  }
   if (std::isnan(f)) {
     if (l.specials == MiniFloatLayout::kNone) return 1u << width;
     if (l.specials == MiniFloatLayout::kOnlyNan) return sign | all;
@@ -125,6 +151,20 @@ inline int Int4Value(uint32_t nibble) {
   const int v = static_cast<int>(nibble & 0xFu);
   return v >= 8 ? v - 16 : v;
 }
+
+/// Nibble `i` of packed 4-bit storage `p` (low nibble first).
+inline uint8_t GetNibble(const uint8_t *p, int64_t i) {
+  return static_cast<uint8_t>((p[i / 2] >> ((i % 2) * 4)) & 0xFu);
+}
+
+/// Sets nibble `i` of packed 4-bit storage `p` to the low 4 bits of `v` (the other nibble kept).
+inline void SetNibble(uint8_t *p, int64_t i, uint32_t v) {
+  const int shift = static_cast<int>(i % 2) * 4;
+  p[i / 2] = static_cast<uint8_t>((p[i / 2] & ~(0xFu << shift)) | ((v & 0xFu) << shift));
+}
+
+/// Bytes of `n` packed 4-bit elements.
+inline int64_t PackedNibbleBytes(int64_t n) { return (n + 1) / 2; }
 
 }  // namespace openatc
 

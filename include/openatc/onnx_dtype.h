@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "graph/types.h"
+#include "openatc/private_dtype.h"
 
 namespace openatc {
 
@@ -20,9 +21,9 @@ struct OnnxGeDataType {
   bool whole_number;   ///< an element is 1, 2, 4 or 8 bytes of a real number or bool
 };
 
-/// Every ONNX element type that has a GE equivalent. STRING (8), the float8 variants with
-/// "FNUZ" (18, 20), UINT4 (21) have no GE type; INT4 (22) and FLOAT4E2M1 (23) are
-/// not mapped yet (sub-byte storage is not carried end to end).
+/// Every ONNX element type that has a GE equivalent. STRING (8) has none here; UINT4 (21) and the
+/// FNUZ float8 types (18, 20) map to OpenATC-private values (openatc/private_dtype.h). INT4 (22),
+/// UINT4 and FLOAT4E2M1 (23) are packed two elements per byte, low nibble first, as ONNX stores them.
 inline constexpr OnnxGeDataType kOnnxGeDataTypes[] = {
     {1, ge::DT_FLOAT, true},       {2, ge::DT_UINT8, true},          {3, ge::DT_INT8, true},
     {4, ge::DT_UINT16, true},      {5, ge::DT_INT16, true},          {6, ge::DT_INT32, true},
@@ -30,20 +31,32 @@ inline constexpr OnnxGeDataType kOnnxGeDataTypes[] = {
     {11, ge::DT_DOUBLE, true},     {12, ge::DT_UINT32, true},        {13, ge::DT_UINT64, true},
     {14, ge::DT_COMPLEX64, false}, {15, ge::DT_COMPLEX128, false},   {16, ge::DT_BF16, true},
     {17, ge::DT_FLOAT8_E4M3FN, false}, {19, ge::DT_FLOAT8_E5M2, false}, {24, ge::DT_FLOAT8_E8M0, false},
+    {18, kDtFloat8E4M3FNUZ, false}, {20, kDtFloat8E5M2FNUZ, false}, {21, kDtUint4, false},
+    {22, ge::DT_INT4, false},       {23, ge::DT_FLOAT4_E2M1, false},
 };
 
 /// The one-byte float8 types (openatc/minifloat.h converts them): storage types the compiler
 /// carries and Cast/CastLike convert, though no arithmetic operator takes them.
 inline bool IsFloat8DataType(ge::DataType d) {
-  return d == ge::DT_FLOAT8_E4M3FN || d == ge::DT_FLOAT8_E5M2 || d == ge::DT_FLOAT8_E8M0;
+  return d == ge::DT_FLOAT8_E4M3FN || d == ge::DT_FLOAT8_E5M2 || d == ge::DT_FLOAT8_E8M0 ||
+         d == kDtFloat8E4M3FNUZ || d == kDtFloat8E5M2FNUZ;
 }
+
+/// The packed 4-bit types INT4, UINT4 and FLOAT4E2M1: two elements per byte, low nibble first;
+/// an odd element count leaves the last byte's high nibble 0. Storage types, like the float8 ones.
+inline bool Is4BitDataType(ge::DataType d) {
+  return d == ge::DT_INT4 || d == kDtUint4 || d == ge::DT_FLOAT4_E2M1;
+}
+
+/// A narrow storage type (float8 or packed 4-bit) that Cast, CastLike and Q/DQ convert.
+inline bool IsNarrowDataType(ge::DataType d) { return IsFloat8DataType(d) || Is4BitDataType(d); }
 
 /// The GE type of ONNX type `onnx_type`; false when the table has none. With
 /// `whole_numbers_only`, complex types are refused (what the compiler and the built-in operators
-/// handle); the float8 types pass either way.
+/// handle); the float8 and 4-bit types pass either way.
 inline bool GeDataTypeFromOnnx(int64_t onnx_type, ge::DataType *out, bool whole_numbers_only) {
   for (const OnnxGeDataType &e : kOnnxGeDataTypes) {
-    if (e.onnx == onnx_type && (e.whole_number || !whole_numbers_only || IsFloat8DataType(e.ge))) {
+    if (e.onnx == onnx_type && (e.whole_number || !whole_numbers_only || IsNarrowDataType(e.ge))) {
       *out = e.ge;
       return true;
     }

@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "openatc/ir/control_flow.h"
+#include "openatc/private_dtype.h"
 
 static_assert(FLATBUFFERS_LITTLEENDIAN, "the OM reader copies FlatBuffers vectors as host words");
 
@@ -95,10 +96,11 @@ ir::TensorDesc Decoder::Desc(const fb::TensorDesc *d, const std::string &where) 
   Charge(sizeof(ir::TensorDesc));
   ir::TensorDesc out;
   if (!d) throw Corrupt(kErrEnvelope, "envelope: " + where + ": a tensor desc is missing");
-  // Enum ranges: a value outside ge::DataType (0..DT_MAX) or ge::Format (0..FORMAT_MAX = 0xff)
-  // is not representable in ir::TensorDesc (loading it would be undefined behaviour), so GE's
-  // packed sub-format values are refused too.
-  if (d->dtype() < 0 || d->dtype() > ge::DT_MAX)
+  // Enum ranges: a value outside ge::DataType (0..DT_MAX, plus OpenATC's private 61..63 of
+  // openatc/private_dtype.h) or ge::Format (0..FORMAT_MAX = 0xff) is not representable in
+  // ir::TensorDesc (loading it would be undefined behaviour), so GE's packed sub-format values
+  // are refused too.
+  if (!IsKnownDataTypeValue(d->dtype()))
     throw Corrupt(kErrEnvelope, "envelope: " + where + ": unknown dtype value " +
                                     std::to_string(d->dtype()));
   for (int32_t f : {d->format(), d->origin_format()})
@@ -142,7 +144,7 @@ ir::AttrValue Decoder::Attr(const fb::Attr &a, const ir::Node &node, const std::
       }
       break;
     case K::kDataType:
-      if (a.dt() < 0 || a.dt() > ge::DT_MAX)
+      if (!IsKnownDataTypeValue(a.dt()))
         throw Corrupt(kErrEnvelope, "envelope: attr '" + name + "': unknown dtype value " +
                                         std::to_string(a.dt()))
             .WithNode(node.name, node.type);

@@ -11,9 +11,13 @@
  *  - integer -> integer: two's complement wrap; x != 0 into bool; 0/1 out of bool;
  *  - bfloat16 -> anything: exact widening to float32 first;
  *  - anything -> bfloat16: to float32 first, then FloatToBf16 (see there);
- *  - float8 (E4M3FN, E5M2, E8M0) -> anything: exact widening to float32 first;
+ *  - float8 (E4M3FN, E5M2, E8M0, E4M3FNUZ, E5M2FNUZ) and the packed 4-bit types (INT4, UINT4,
+ *    FLOAT4E2M1; include/openatc/onnx_dtype.h) -> anything: exact widening first;
  *  - anything -> float8: to float32 first, then include/openatc/minifloat.h's rounding, with
- *    Cast-19's `saturate` and Cast-24's `round_mode` (E8M0 only) from CastOptions.
+ *    Cast-19's `saturate` and Cast-24's `round_mode` (E8M0 only) from CastOptions;
+ *  - anything -> INT4 / UINT4: to int64 by the rules above (floats truncate), then the low 4 bits
+ *    (wrap, as ONNX 1.19's Cast test data has it); -> FLOAT4E2M1: through float32, rounded to
+ *    nearest even, always saturating (E2M1 has no inf or NaN; NaN gives 0x8).
  */
 #ifndef OPENATC_OPS_COMMON_CAST_CONVERT_H_
 #define OPENATC_OPS_COMMON_CAST_CONVERT_H_
@@ -44,13 +48,13 @@ struct CastOptions {
 bool ReadCastOptions(const gert::ExtendedKernelContext *ctx, size_t saturate_index, size_t round_mode_index,
                      CastOptions *opt);
 
-/// The float32 value of a float8 (`d`: E4M3FN, E5M2 or E8M0) bit pattern (exact).
+/// The float32 value of a float8 (`d`: E4M3FN, E5M2, E8M0, E4M3FNUZ or E5M2FNUZ) bit pattern (exact).
 float Float8ToFloat(ge::DataType d, uint8_t bits);
-/// float32 -> float8 (`to`: E4M3FN, E5M2 or E8M0) bits, by include/openatc/minifloat.h's rules.
+/// float32 -> float8 (`to`: any of Float8ToFloat's) bits, by include/openatc/minifloat.h's rules.
 uint8_t FloatToFloat8(float v, ge::DataType to, const CastOptions &options);
 
 /// Converts the `x.GetShapeSize()` elements of `x` into dtype `to`, written at `out` (which holds
-/// room for them). False when either dtype is not one of the supported ones.
+/// room for them; packed 4-bit outputs are written whole bytes, the unused nibble 0). False when either dtype is not one of the supported ones.
 bool CastElements(const gert::Tensor &x, ge::DataType to, void *out, const CastOptions &options = {});
 
 }  // namespace openatc_ops

@@ -131,6 +131,9 @@ bool KnownInts(const gert::InferShapeContext *ctx, size_t index, std::vector<int
 Dims TensorDims(const gert::Tensor &t) { return ToDims(t.GetStorageShape()); }
 
 std::string DtypeName(ge::DataType d) {
+  if (d == openatc::kDtUint4) return "uint4";
+  if (d == openatc::kDtFloat8E4M3FNUZ) return "float8e4m3fnuz";
+  if (d == openatc::kDtFloat8E5M2FNUZ) return "float8e5m2fnuz";
   switch (d) {
     case ge::DT_FLOAT: return "float32";
     case ge::DT_FLOAT16: return "float16";
@@ -146,6 +149,11 @@ std::string DtypeName(ge::DataType d) {
     case ge::DT_UINT64: return "uint64";
     case ge::DT_BOOL: return "bool";
     case ge::DT_STRING: return "string";
+    case ge::DT_INT4: return "int4";
+    case ge::DT_FLOAT4_E2M1: return "float4e2m1";
+    case ge::DT_FLOAT8_E4M3FN: return "float8e4m3fn";
+    case ge::DT_FLOAT8_E5M2: return "float8e5m2";
+    case ge::DT_FLOAT8_E8M0: return "float8e8m0";
     default: return "dtype " + std::to_string(static_cast<int>(d));
   }
 }

@@ -72,6 +72,17 @@ bool CheckParamCount(const gert::ExtendedKernelContext *ctx, const gert::Tensor 
          false;
 }
 
+bool ResolveQuantMaps(gert::EagerOpExecutionContext *ctx, const gert::Tensor &x, const gert::Tensor *scale,
+                      const char *scale_name, const gert::Tensor *zero_point, const char *zp_name, int64_t axis,
+                      int64_t block, ge::DataType y_dtype, QuantMaps *m) {
+  m->dims = TensorDims(x);
+  if (!ResolveParamMap(ctx, m->dims, scale, scale_name, axis, block, &m->scale) ||
+      !ResolveParamMap(ctx, m->dims, zero_point, zp_name, axis, block, &m->zero_point))
+    return false;
+  m->y = AllocChecked(ctx, 0, m->dims, y_dtype);
+  return m->y != nullptr;
+}
+
 bool QuantRange(ge::DataType d, int64_t *lo, int64_t *hi) {
   switch (d) {
     case ge::DT_UINT8:

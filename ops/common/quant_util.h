@@ -45,6 +45,19 @@ struct QuantParamMap {
 /// and `block_size` attributes; fails naming `what` when its shape fits no mode.
 bool ResolveParamMap(const gert::ExtendedKernelContext *ctx, const Dims &x, const gert::Tensor *t, const char *what,
                      int64_t axis, int64_t block, QuantParamMap *m);
+/// What every path of QuantizeLinear and DequantizeLinear resolves: x's dims, the maps of the
+/// scale and of the zero point (nullptr: per tensor) under `axis` and `block_size`, and output y
+/// (x's dims, dtype `y_dtype`) allocated.
+struct QuantMaps {
+  Dims dims;
+  QuantParamMap scale, zero_point;
+  gert::Tensor *y = nullptr;
+};
+/// Fails (message through Fail) naming `scale_name` / `zp_name` when a map fits no mode, or when
+/// y cannot be allocated.
+bool ResolveQuantMaps(gert::EagerOpExecutionContext *ctx, const gert::Tensor &x, const gert::Tensor *scale,
+                      const char *scale_name, const gert::Tensor *zero_point, const char *zp_name, int64_t axis,
+                      int64_t block, ge::DataType y_dtype, QuantMaps *m);
 /// Checks that a per-axis parameter holds 1 value or `n` values (a scalar or 1-D tensor).
 bool CheckParamCount(const gert::ExtendedKernelContext *ctx, const gert::Tensor *t, const char *what, int64_t n,
                      const char *of);

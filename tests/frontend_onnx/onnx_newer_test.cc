@@ -120,18 +120,22 @@ TEST_CASE("onnx newer: Reduce*-18 axes input becomes the attribute; empty axes +
                        "such axes at compile time");
 }
 
-TEST_CASE("onnx newer: Cast-19 keeps saturate, refuses FNUZ float8; Resize-18 antialias is listed") {
+TEST_CASE("onnx newer: Cast-19 keeps saturate, takes FNUZ float8, refuses string; Resize-18 antialias is listed") {
   ModelSpec c = Unary(19, 9, Node("Cast", {"x"}, {"y"}, "c",
       {onnx::MakeAttribute("to", int64_t{TP::FLOAT16}), onnx::MakeAttribute("saturate", int64_t{1})}));
   c.outputs = {Value("y", TP::FLOAT16, {}, false)};
   ir::Graph g = ReadModel(MakeModel(c));
   CHECK(Op(g, "c").attrs.at("saturate").i == 1);  // the built-in implements it
   CHECK(Op(g, "c").attrs.at("to").i == TP::FLOAT16);
-  Error f8 = ReadError(MakeModel(Unary(19, 9, Node("Cast", {"x"}, {"y"}, "c", {onnx::MakeAttribute("to", int64_t{18})}))));
-  CHECK(f8.code() == "OA1503");
-  CHECK_THAT(f8.message(), Catch::EndsWith("node 'c' (Cast, domain '', opset 19): Cast to FLOAT8E4M3FNUZ is not "
-                                           "supported (numeric types, bool, float16, bfloat16 and float8 "
-                                           "E4M3FN/E5M2/E8M0 are)"));
+  ir::Graph fnuz = ReadModel(MakeModel(Unary(19, 9, Node("Cast", {"x"}, {"y"}, "c", {onnx::MakeAttribute("to", int64_t{18})}))));
+  CHECK(Op(fnuz, "c").attrs.at("to").i == 18);  // FLOAT8E4M3FNUZ: an OpenATC-private dtype
+  ModelSpec cs = Unary(19, 9, Node("Cast", {"x"}, {"y"}, "c", {onnx::MakeAttribute("to", int64_t{TP::STRING})}));
+  cs.outputs = {Value("y", TP::STRING, {}, false)};
+  Error str = ReadError(MakeModel(cs));
+  CHECK(str.code() == "OA1503");
+  CHECK_THAT(str.message(), Catch::Contains("node 'c' (Cast, domain '', opset 19): Cast to STRING is not "
+                                            "supported (numeric types, bool, float16, bfloat16, the float8 types, "
+                                            "int4, uint4 and float4e2m1 are);"));
   ModelSpec r = Unary(18, 9, Node("Resize", {"x", "", "sc"}, {"y"}, "rs",
       {onnx::MakeAttribute("mode", std::string("linear")), onnx::MakeAttribute("antialias", int64_t{1})}));
   r.initializers = {FloatInit("sc", {2}, {1.0f, 2.0f})};
@@ -174,4 +178,44 @@ TEST_CASE("onnx newer: an operator ONNX added after opset 17 without a built-in 
                        "implementation");
   CHECK(e.hint() == "For an ONNX operator without a built-in, provide a custom op of that type, or replace the "
                     "operator before export (docs/conformance.md lists what passes)");
+}
+
+TEST_CASE("onnx newer: packed INT4 / UINT4 / FLOAT4E2M1 initializers (raw_data, int32_data, odd counts)") {
+  auto packed = [](const std::string &name, int32_t type, int64_t n, const std::string &raw,
+                   const std::vector<int32_t> &int32_data) {
+    onnx::TensorProto t;
+    t.set_name(name);
+    t.set_data_type(type);
+    t.add_dims(n);
+    if (int32_data.empty()) t.set_raw_data(raw);
+    for (int32_t v : int32_data) t.add_int32_data(v);
+    return t;
+  };
+  ModelSpec s;
+  s.opset = 23;
+  s.ir_version = 11;
+  s.inputs = {Value("x", TP::FLOAT, {int64_t{1}})};
+  s.outputs = {Value("y", TP::FLOAT, {}, false), Value("a", TP::FLOAT, {}, false), Value("b", TP::FLOAT, {}, false),
+               Value("c", TP::FLOAT, {}, false)};
+  auto to_float = onnx::MakeAttribute("to", int64_t{TP::FLOAT});
+  s.nodes = {Node("Identity", {"x"}, {"y"}, "id"), Node("Cast", {"i4"}, {"a"}, "ca", {to_float}),
+             Node("Cast", {"u4"}, {"b"}, "cb", {to_float}), Node("Cast", {"f4"}, {"c"}, "cc", {to_float})};
+  s.initializers = {packed("i4", 22, 3, std::string("\x21\xF3", 2), {}),  // 1, 2, 3; high nibble F dropped
+                    packed("u4", 21, 3, "", {0x9F, 0x08}),                 // int32_data: 15, 9, 8
+                    packed("f4", 23, 2, std::string("\x7A", 1), {})};      // -1.0, 6.0
+  ir::Graph g = ReadModel(MakeModel(s));
+  const auto &i4 = NodeNamed(g, "i4").attrs.at("value").t;
+  CHECK(i4->desc.dtype == ge::DT_INT4);
+  CHECK(ConstValues<uint8_t>(NodeNamed(g, "i4")) == std::vector<uint8_t>{0x21, 0x03});
+  CHECK(NodeNamed(g, "u4").attrs.at("value").t->desc.dtype == static_cast<ge::DataType>(63));
+  CHECK(ConstValues<uint8_t>(NodeNamed(g, "u4")) == std::vector<uint8_t>{0x9F, 0x08});
+  CHECK(NodeNamed(g, "f4").attrs.at("value").t->desc.dtype == ge::DT_FLOAT4_E2M1);
+  CHECK(ConstValues<uint8_t>(NodeNamed(g, "f4")) == std::vector<uint8_t>{0x7A});
+  // 3 elements need 2 packed bytes, not 3
+  s.initializers = {packed("i4", 22, 3, std::string("\x21\x03\x00", 3), {})};
+  Error e = ReadError(MakeModel(s));
+  CHECK_THAT(e.message(), Catch::Contains("raw_data holds 3 bytes, but dims [3] of int4 need 2"));
+  s.initializers = {packed("u4", 21, 3, "", {0x21})};
+  Error f = ReadError(MakeModel(s));
+  CHECK_THAT(f.message(), Catch::Contains("int32_data holds 1 packed byte(s), but dims [3] of uint4 need 2"));
 }

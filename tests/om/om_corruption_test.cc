@@ -333,6 +333,23 @@ TEST_CASE("om corrupt: crafted graphs and artifacts", "[om]") {
   img[at + 1] = 0x03;
   Resign(img);
   CHECK(ReadError(img) == "OA2007: envelope: node 'add' tensor 'a_tensor': unknown dtype value 1000." + kDamaged);
+  // Beyond DT_MAX only OpenATC's private 61..63 (include/openatc/private_dtype.h) are dtypes: 60
+  // and 64 are refused; 61..63 decode (then this tensor's bytes no longer fit its dtype: OA2012).
+  for (int v : {44, 60, 64}) {
+    img[at] = static_cast<uint8_t>(v);
+    img[at + 1] = 0;
+    Resign(img);
+    CHECK(ReadError(img) == "OA2007: envelope: node 'add' tensor 'a_tensor': unknown dtype value " +
+                                std::to_string(v) + "." + kDamaged);
+  }
+  for (int v : {61, 62, 63}) {
+    img[at] = static_cast<uint8_t>(v);
+    img[at + 1] = 0;
+    Resign(img);
+    const std::string err = ReadError(img);
+    CHECK_THAT(err, !Catch::Contains("unknown dtype value"));
+    CHECK_THAT(err, Catch::Contains("(OpenATC)"));
+  }
 
   // An attr kind past kListGraph (1.3).
   img = base;

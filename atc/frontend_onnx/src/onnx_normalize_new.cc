@@ -9,7 +9,7 @@
 //     built-in, which implements them.
 //   Cast/CastLike-19: `saturate` (and Cast/CastLike-24's `round_mode`) only change casts into
 //     float8 types; both reach the built-ins, which implement them (ops/common/cast_convert.h); a
-//     Cast into a dtype OpenATC has not (the FNUZ float8 types, int4, uint4, float4) is listed.
+//     Cast into a dtype OpenATC has not (string, complex) is listed.
 //   QuantizeLinear-19: `saturate` (float8 outputs) reaches the built-in.
 //   AveragePool-19: `dilations` is kept (the built-in pools dilated windows with a plain loop).
 // Every other attribute of an opset-18+ node that libonnx 1.12's schema of the op does not know
@@ -111,8 +111,8 @@ void CastOpset19(PendingNode &n, const std::string &where, std::vector<Problem> 
   if (n.op_type == "Cast" && to != n.attrs.end() && to->second.kind == ir::AttrKind::kInt &&
       !OnnxToGeDataType(static_cast<int32_t>(to->second.i), &dt))
     problems->push_back({where, "Cast to " + OnnxDataTypeName(static_cast<int32_t>(to->second.i)) +
-                                    " is not supported (numeric types, bool, float16, bfloat16 and float8 E4M3FN/E5M2/E8M0 "
-                                    "are)"});
+                                    " is not supported (numeric types, bool, float16, bfloat16, the float8 types, int4, "
+                                    "uint4 and float4e2m1 are)"});
 }
 
 }  // namespace

@@ -150,7 +150,8 @@ void InlineExternalData(onnx::TensorProto *t, const TensorContext &ctx, const st
   const int64_t count = ShapeElementCount(dims);
   if (count < 0 || static_cast<uint64_t>(count) > std::numeric_limits<uint64_t>::max() / 16)
     throw Malformed(where, "the element count of dims " + ShapeToString(dims) + " overflows");
-  std::vector<uint8_t> bytes = ReadExternal(*t, ctx, where, static_cast<size_t>(count) * DataTypeSize(dtype));
+  std::vector<uint8_t> bytes =
+      ReadExternal(*t, ctx, where, static_cast<size_t>(TensorByteSize(dtype, dims).value_or(0)));
   t->set_raw_data(std::string(bytes.begin(), bytes.end()));
   t->clear_external_data();
   t->set_data_location(onnx::TensorProto::DEFAULT);
@@ -173,10 +174,10 @@ std::shared_ptr<ir::ConstTensor> ConvertTensor(const onnx::TensorProto &t, const
   }
   out->desc.origin_shape = out->desc.shape;
   const int64_t count = ShapeElementCount(out->desc.shape);
-  const size_t elem = DataTypeSize(dtype);
   if (count < 0 || static_cast<uint64_t>(count) > std::numeric_limits<uint64_t>::max() / 16)
     throw Malformed(where, "the element count of dims " + ShapeToString(out->desc.shape) + " overflows");
-  const size_t expected = static_cast<size_t>(count) * elem;
+  // Bytes of the tensor: the packed 4-bit types hold two elements per byte (low nibble first).
+  const size_t expected = static_cast<size_t>(TensorByteSize(dtype, out->desc.shape).value_or(0));
   std::vector<uint8_t> bytes;
   if (t.data_location() == TP::EXTERNAL) {
     bytes = ReadExternal(t, ctx, where, expected);
@@ -200,8 +201,16 @@ std::shared_ptr<ir::ConstTensor> ConvertTensor(const onnx::TensorProto &t, const
       case TP::UINT16: case TP::FLOAT16: case TP::BFLOAT16:  // 16-bit patterns in int32_data
         have = t.int32_data_size(); CopyField<uint16_t>(t.int32_data(), &bytes); break;
       case TP::UINT8: have = t.int32_data_size(); CopyField<uint8_t>(t.int32_data(), &bytes); break;
-      case 17: case 19: case 24:  // float8 E4M3FN / E5M2 / E8M0: one bit pattern per int32_data value
+      case 17: case 18: case 19: case 20: case 24:  // float8: one bit pattern per int32_data value
         have = t.int32_data_size(); CopyField<uint8_t>(t.int32_data(), &bytes); break;
+      case 21: case 22: case 23:  // UINT4 / INT4 / FLOAT4E2M1: one packed byte (two elements) per value
+        CopyField<uint8_t>(t.int32_data(), &bytes);
+        if (t.int32_data_size() != (count + 1) / 2)
+          throw Malformed(where, "int32_data holds " + std::to_string(t.int32_data_size()) +
+                                     " packed byte(s), but dims " + ShapeToString(out->desc.shape) + " of " +
+                                     DataTypeShortName(dtype) + " need " + std::to_string((count + 1) / 2));
+        have = count;
+        break;
       case TP::BOOL: {
         have = t.int32_data_size();
         bytes.resize(static_cast<size_t>(have));
@@ -214,6 +223,8 @@ std::shared_ptr<ir::ConstTensor> ConvertTensor(const onnx::TensorProto &t, const
       throw Malformed(where, "holds " + std::to_string(have) + " value(s), but dims " +
                                  ShapeToString(out->desc.shape) + " need " + std::to_string(count));
   }
+  // An odd count of packed 4-bit elements: the last byte's unused high nibble is kept 0.
+  if (SubByteBits(dtype) == 4 && count % 2 == 1 && !bytes.empty()) bytes.back() &= 0x0F;
   out->data = ir::Bytes::FromVector(std::move(bytes));
   return out;
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 
+#include "openatc/common/dtype.h"
 #include "openatc/common/log.h"
 
 namespace openatc::runtime {
@@ -39,13 +40,16 @@ gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index
   }
   gert::Tensor *t = f.outputs[index];
   const int64_t count = shape.GetStorageShape().GetShapeSize();
-  const int dsize = ge::GetSizeByDataType(dtype);
-  if (count < 0 || dsize <= 0 || dsize >= ge::kDataTypeSizeBitOffset) {
+  // openatc::TensorByteSize: GE's sizes plus the packed sub-byte types (rounded up to whole bytes)
+  // and OpenATC's private dtypes (openatc/private_dtype.h).
+  const std::optional<uint64_t> nbytes =
+      count < 0 ? std::nullopt : openatc::TensorByteSize(dtype, {count});
+  if (!nbytes.has_value()) {
     LogError("node '" + f.node->name + "': MallocOutputTensor(" + std::to_string(index) +
              ") with an unknown shape or an unsupported dtype");
     return nullptr;
   }
-  const size_t bytes = static_cast<size_t>(count) * static_cast<size_t>(dsize);
+  const size_t bytes = static_cast<size_t>(*nbytes);
   if (outputs_.size() < f.outputs.size()) outputs_.resize(f.outputs.size());
   if (prebound_.size() < f.outputs.size()) prebound_.resize(f.outputs.size(), false);
   if (t->GetAddr() != nullptr) {

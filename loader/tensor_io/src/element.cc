@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cstring>
 
+#include "openatc/common/dtype.h"
 #include "openatc/minifloat.h"
+#include "openatc/onnx_dtype.h"
 #include "openatc/tensor_io/float16.h"
 
 namespace openatc {
@@ -20,11 +22,14 @@ T Load(const HostTensor &t, size_t i) {
 }  // namespace
 
 ValueKind KindOf(ge::DataType dtype) {
+  if (dtype == kDtUint4) return ValueKind::kUnsigned;
+  if (dtype == kDtFloat8E4M3FNUZ || dtype == kDtFloat8E5M2FNUZ) return ValueKind::kFloat;
   switch (dtype) {
     case ge::DT_FLOAT: case ge::DT_FLOAT16: case ge::DT_BF16: case ge::DT_DOUBLE:
     case ge::DT_COMPLEX64: case ge::DT_COMPLEX128:
-    case ge::DT_FLOAT8_E4M3FN: case ge::DT_FLOAT8_E5M2: case ge::DT_FLOAT8_E8M0:
+    case ge::DT_FLOAT8_E4M3FN: case ge::DT_FLOAT8_E5M2: case ge::DT_FLOAT8_E8M0: case ge::DT_FLOAT4_E2M1:
       return ValueKind::kFloat;
+    case ge::DT_INT4:
     case ge::DT_INT8: case ge::DT_INT16: case ge::DT_INT32: case ge::DT_INT64:
       return ValueKind::kSigned;
     case ge::DT_UINT8: case ge::DT_UINT16: case ge::DT_UINT32: case ge::DT_UINT64:
@@ -37,6 +42,7 @@ ValueKind KindOf(ge::DataType dtype) {
 }
 
 size_t ComponentSize(ge::DataType dtype) {
+  if (dtype == kDtFloat8E4M3FNUZ || dtype == kDtFloat8E5M2FNUZ) return 1;
   switch (dtype) {
     case ge::DT_INT8: case ge::DT_UINT8: case ge::DT_BOOL: return 1;
     case ge::DT_FLOAT8_E4M3FN: case ge::DT_FLOAT8_E5M2: case ge::DT_FLOAT8_E8M0: return 1;
@@ -48,11 +54,23 @@ size_t ComponentSize(ge::DataType dtype) {
 }
 
 size_t ComponentCount(const HostTensor &t) {
+  if (Is4BitDataType(t.dtype)) {  // packed: the shape's element count (data holds (n + 1) / 2 bytes)
+    const int64_t n = ShapeElementCount(t.shape);
+    return n < 0 || static_cast<uint64_t>(PackedNibbleBytes(n)) > t.data.size() ? 0 : static_cast<size_t>(n);
+  }
   size_t s = ComponentSize(t.dtype);
   return s == 0 ? 0 : t.data.size() / s;
 }
 
 double ComponentAsDouble(const HostTensor &t, size_t i) {
+  if (Is4BitDataType(t.dtype)) {
+    const uint8_t b = GetNibble(t.data.data(), static_cast<int64_t>(i));
+    if (t.dtype == ge::DT_INT4) return Int4Value(b);
+    if (t.dtype == kDtUint4) return b;
+    return MiniFloatToFloat(b, kE2M1);
+  }
+  if (t.dtype == kDtFloat8E4M3FNUZ) return MiniFloatToFloat(Load<uint8_t>(t, i), kE4M3FNUZ);
+  if (t.dtype == kDtFloat8E5M2FNUZ) return MiniFloatToFloat(Load<uint8_t>(t, i), kE5M2FNUZ);
   switch (t.dtype) {
     case ge::DT_FLOAT: case ge::DT_COMPLEX64: return Load<float>(t, i);
     case ge::DT_DOUBLE: case ge::DT_COMPLEX128: return Load<double>(t, i);

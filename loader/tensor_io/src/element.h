@@ -1,5 +1,6 @@
 // Element access shared by the text writer, the summary line and the comparison (internal).
-// Complex dtypes are handled as pairs of float/double "components".
+// Complex dtypes are handled as pairs of float/double "components"; the packed 4-bit types (int4,
+// uint4, float4e2m1: two elements per byte, low nibble first) have one component per nibble.
 #ifndef OPENATC_TENSOR_IO_ELEMENT_H_
 #define OPENATC_TENSOR_IO_ELEMENT_H_
 
@@ -15,9 +16,10 @@ enum class ValueKind { kFloat, kSigned, kUnsigned, kBool, kOther };
 
 /// How the components of `dtype` are read. kOther: only byte comparison is possible.
 ValueKind KindOf(ge::DataType dtype);
-/// Bytes per component (float16: 2, complex64: 4, ...); 0 for kOther dtypes.
+/// Bytes per component (float16: 2, complex64: 4, ...); 0 for kOther and the packed 4-bit dtypes.
 size_t ComponentSize(ge::DataType dtype);
-/// Number of components in t.data (data.size() / ComponentSize); 0 for kOther dtypes.
+/// Number of components in t.data (data.size() / ComponentSize; the shape's element count for the
+/// packed 4-bit dtypes); 0 for kOther dtypes.
 size_t ComponentCount(const HostTensor &t);
 /// Component i as a double (float16/bfloat16 converted exactly; int64 may round).
 double ComponentAsDouble(const HostTensor &t, size_t i);

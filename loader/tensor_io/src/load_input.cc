@@ -71,14 +71,14 @@ HostTensor CheckLoadedTensor(HostTensor t, FileKind kind, const std::string &pat
                              ge::DataType expected_dtype, const std::vector<int64_t> &expected_shape) {
   const std::string expected_text = DataTypeShortName(expected_dtype) + " " + ShapeToString(expected_shape);
   if (kind == FileKind::kBin) {
-    const int64_t count = ShapeElementCount(expected_shape);
-    const size_t elem = DataTypeSize(expected_dtype);
-    if (count < 0 || elem == 0)
+    // The packed 4-bit types: (count + 1) / 2 bytes, two elements per byte, low nibble first.
+    const std::optional<uint64_t> bytes = TensorByteSize(expected_dtype, expected_shape);
+    if (!bytes.has_value())
       throw Error(ErrorCategory::kInvalidInput, "OA3004",
                   label + ": a .bin file cannot give the shape of an input of " + expected_text,
                   "Use a .npy or .pb file for an input with unknown dims")
           .WithFile(path);
-    const uint64_t need = static_cast<uint64_t>(count) * elem;
+    const uint64_t need = *bytes;
     if (t.data.size() != need)
       throw Error(ErrorCategory::kInvalidInput, "OA3004",
                   label + ": the file has " + std::to_string(t.data.size()) + " bytes but the model expects " +

@@ -10,6 +10,8 @@
 #include "file_util.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
+#include "openatc/minifloat.h"
+#include "openatc/onnx_dtype.h"
 #include "openatc/tensor_io/tensor_io.h"
 
 namespace openatc {
@@ -27,10 +29,12 @@ bool IsBf16Descr(const std::string &d) { return d == "<V2" || d == "|V2" || d ==
 // The float8 types (ml_dtypes float8_e4m3fn, float8_e5m2, float8_e8m0fnu) are written the same
 // way, as 1-byte voids (np.load(f).view(ml_dtypes.float8_e4m3fn)); read back, '|V1' is ambiguous,
 // so reading stays refused (use .pb or .bin inputs for float8).
+// The FNUZ float8 types (ml_dtypes float8_e4m3fnuz, float8_e5m2fnuz) likewise. The packed 4-bit
+// types are written unpacked, one element per byte, '|V1', the element's nibble in the low 4 bits
+// (two's complement for int4, the E2M1 bit pattern for float4e2m1), the high 4 bits 0; reading
+// them from .npy is refused as for float8.
 const char kFloat8Descr[] = "|V1";
-bool IsFloat8(ge::DataType d) {
-  return d == ge::DT_FLOAT8_E4M3FN || d == ge::DT_FLOAT8_E5M2 || d == ge::DT_FLOAT8_E8M0;
-}
+bool IsOneByteVoid(ge::DataType d) { return IsFloat8DataType(d) || Is4BitDataType(d); }
 
 [[noreturn]] void Bad(const std::string &path, const std::string &what, const std::string &hint =
                           "Save the array with numpy.save (C order, little-endian)") {
@@ -99,6 +103,8 @@ struct HeaderParser {
   }
 };
 
+// Writes `t`'s bytes under the header of `descr` (WriteNpy below).
+void WriteNpyWithDescr(const std::string &path, const std::string &descr, const HostTensor &t);
 }  // namespace
 
 HostTensor ReadNpy(const std::string &path) { return ReadNpyBytes(ReadFileBytes(path), path); }
@@ -184,11 +190,25 @@ HostTensor ReadNpyBytes(const std::vector<uint8_t> &bytes, const std::string &pa
 }
 
 void WriteNpy(const std::string &path, const HostTensor &t) {
-  std::string descr = t.dtype == ge::DT_BF16 ? kBf16Descr : IsFloat8(t.dtype) ? kFloat8Descr : NumpyDescr(t.dtype);
+  std::string descr = t.dtype == ge::DT_BF16 ? kBf16Descr : IsOneByteVoid(t.dtype) ? kFloat8Descr : NumpyDescr(t.dtype);
   if (descr.empty())
     throw Error(ErrorCategory::kInvalidInput, "OA3001",
                 "dtype " + DataTypeShortName(t.dtype) + " has no NumPy equivalent", "Write it with --outfmt BIN")
         .WithFile(path);
+  if (Is4BitDataType(t.dtype)) {  // unpacked: one element per byte
+    HostTensor wide;
+    wide.dtype = ge::DT_UINT8;
+    wide.shape = t.shape;
+    const int64_t n = ShapeElementCount(t.shape);
+    for (int64_t i = 0; i < n && static_cast<size_t>(i / 2) < t.data.size(); ++i)
+      wide.data.push_back(GetNibble(t.data.data(), i));
+    return WriteNpyWithDescr(path, descr, wide);
+  }
+  WriteNpyWithDescr(path, descr, t);
+}
+
+namespace {
+void WriteNpyWithDescr(const std::string &path, const std::string &descr, const HostTensor &t) {
   std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (";
   for (size_t i = 0; i < t.shape.size(); ++i) {
     dict += std::to_string(t.shape[i]);
@@ -219,6 +239,8 @@ void WriteNpy(const std::string &path, const HostTensor &t) {
   out.insert(out.end(), t.data.begin(), t.data.end());
   WriteFileAtomic(path, out.data(), out.size());
 }
+
+}  // namespace
 
 }  // namespace tensor_io
 }  // namespace openatc

@@ -51,7 +51,8 @@ HostTensor FromTensorProto(const onnx::TensorProto &proto, const std::string &pa
   HostTensor t;
   if (!GeDataTypeFromOnnx(proto.data_type(), &t.dtype, /*whole_numbers_only=*/false))
     Bad(path, "ONNX data_type " + std::to_string(proto.data_type()) + " is not supported",
-        "Use a numeric type: float16/32/64, bfloat16, int8..int64, uint8..uint64, bool, complex64/128");
+        "Use a numeric type: float16/32/64, bfloat16, int8..int64, uint8..uint64, bool, complex64/128, a float8 "
+        "type, int4, uint4 or float4e2m1");
   for (int64_t d : proto.dims()) {
     if (d < 0) Bad(path, "dim " + std::to_string(d) + " is negative");
     t.shape.push_back(d);
@@ -60,6 +61,24 @@ HostTensor FromTensorProto(const onnx::TensorProto &proto, const std::string &pa
   if (count < 0) Bad(path, "the element count of shape " + ShapeToString(t.shape) + " overflows");
   const size_t elem = DataTypeSize(t.dtype);
   const uint64_t ucount = static_cast<uint64_t>(count);
+  if (Is4BitDataType(t.dtype)) {  // packed two per byte, low nibble first (raw_data or int32_data)
+    const uint64_t need = (ucount + 1) / 2;
+    if (proto.has_raw_data()) {
+      const std::string &raw = proto.raw_data();
+      if (raw.size() != need)
+        Bad(path, "raw_data holds " + std::to_string(raw.size()) + " bytes but shape " + ShapeToString(t.shape) +
+                      " of " + DataTypeShortName(t.dtype) + " needs " + std::to_string(need) + " (two per byte)");
+      t.data.assign(raw.begin(), raw.end());
+    } else {
+      if (static_cast<uint64_t>(proto.int32_data_size()) != need)
+        Bad(path, "int32_data holds " + std::to_string(proto.int32_data_size()) + " values but shape " +
+                      ShapeToString(t.shape) + " of " + DataTypeShortName(t.dtype) + " needs " + std::to_string(need) +
+                      " (one packed byte of two elements each)");
+      Narrow<decltype(proto.int32_data()), uint8_t>(proto.int32_data(), &t.data);
+    }
+    if (ucount % 2 == 1) t.data.back() &= 0x0F;  // the unused high nibble
+    return t;
+  }
   if (proto.has_raw_data()) {
     const std::string &raw = proto.raw_data();
     if (raw.size() / elem < ucount || raw.size() != ucount * elem)

@@ -289,5 +289,6 @@ int main(int argc, char **argv) {
   SpatialSignalCases(root);
   GapCases(root);
   Float8Cases(root);
+  Packed4FnuzCases(root);
   return 0;
 }
