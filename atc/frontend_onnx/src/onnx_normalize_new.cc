@@ -100,6 +100,8 @@ bool HandledNewerAttribute(const std::string &op, const std::string &attr) {
   if (op == "Resize") return attr == "antialias" || attr == "keep_aspect_ratio_policy" || attr == "axes";
   if (op == "Cast" || op == "CastLike") return attr == "saturate" || attr == "round_mode";
   if (op == "QuantizeLinear" && attr == "saturate") return true;
+  if ((op == "QuantizeLinear" || op == "DequantizeLinear") && attr == "block_size") return true;  // opset 21 blocks
+  if (op == "QuantizeLinear" && attr == "output_dtype") return true;  // opset 21
   if (op == "AveragePool") return attr == "dilations";                    // the built-ins implement these
   if (op == "LpPool") return attr == "dilations" || attr == "ceil_mode";
   return false;

@@ -290,5 +290,6 @@ int main(int argc, char **argv) {
   GapCases(root);
   Float8Cases(root);
   Packed4FnuzCases(root);
+  QuantBlockedCases(root);
   return 0;
 }

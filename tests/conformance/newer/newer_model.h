@@ -124,6 +124,9 @@ void Float8Cases(const std::string &root);
 /// Writes the INT4 / UINT4 / FLOAT4E2M1 and FNUZ float8 cases (packed4_fnuz_cases.cc).
 void Packed4FnuzCases(const std::string &root);
 
+/// Writes the blocked QuantizeLinear / DequantizeLinear cases (quant_blocked_cases.cc).
+void QuantBlockedCases(const std::string &root);
+
 /// Writes the transformer-era and NaN / empty-tensor cases (transformer_cases.cc) under `root`.
 void TransformerCases(const std::string &root);
 
