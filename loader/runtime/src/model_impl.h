@@ -15,6 +15,7 @@
 #include "openatc/gert/frame.h"
 #include "openatc/gert/legacy_infer.h"
 #include "openatc/opp/deliverable.h"
+#include "openatc/weight_packing.h"
 #include "annotated.h"
 #include "exec_services.h"
 #include "native_ops.h"
@@ -35,6 +36,10 @@ struct NodeRuntime {
   std::unique_ptr<AnnotatedNode> annotated;    ///< launched from declarations, no Execute
   /// WeightPackingOp::PrepareNode's state (openatc/weight_packing.h), handed to every Execute.
   std::shared_ptr<void> state;
+  /// Dynamic models (PrepareForShapes, prepare_nodes.h): the node's WeightPackingOp (null: none,
+  /// or per-shape preparing off) and the input signature `state` was made for (empty: none).
+  openatc::WeightPackingOp *packing = nullptr;
+  std::vector<int64_t> prepared_for;
   /// The node's openatc_output_dtype (precision.h), read once at load: float32 outputs are
   /// rounded to it after each run of the node (kNone: not reduced).
   ReducedFloat reduced_to = ReducedFloat::kNone;

@@ -1,6 +1,8 @@
 // Per-node state made once at load (model_impl.h NodeRuntime::state, reduced_to): what the
 // executor would otherwise look up on every run. WeightPackingOp nodes of a static model get
 // PrepareNode with their constant inputs and the OM's packed copies (openatc/weight_packing.h).
+// In a dynamic model they get it at run time instead, once per distinct set of input shapes
+// (PrepareForShapes): a run whose shapes equal the last prepared ones prepares nothing.
 #include "prepare_nodes.h"
 
 #include "openatc/gert/node_frame.h"
@@ -10,11 +12,20 @@
 namespace openatc::runtime {
 namespace {
 
-void Prepare(LoadedModel::Impl &im, size_t i, openatc::WeightPackingOp &op) {
+// `run`: the frame of a dynamic model's run, whose input shapes and dtypes replace the compiled
+// descriptors (the data stays what load gives: constants only); nullptr at load.
+void Prepare(LoadedModel::Impl &im, size_t i, openatc::WeightPackingOp &op, const gert_impl::Frame *run) {
   const ir::Graph &g = im.model.graph;
   const ir::Node &node = g.nodes[i];
   NodeRuntime &nr = im.nodes[i];
   gert_impl::NodeFrame nf(node, [&](size_t a) { return gert_impl::ConstAnchorData(g, node, a); }, gert::kOnHost);
+  if (run != nullptr) {
+    for (size_t k = 0; k < nf.frame.inputs.size() && k < run->inputs.size(); ++k) {
+      if (run->inputs[k] == nullptr) continue;
+      nf.frame.inputs[k]->GetShape() = run->inputs[k]->GetShape();
+      nf.frame.inputs[k]->SetDataType(run->inputs[k]->GetDataType());
+    }
+  }
   gert_impl::Services services;  // nothing to allocate at load
   nf.frame.services = &services;
   // The OM names anchors; the op sees flattened input indices.
@@ -33,8 +44,42 @@ void Prepare(LoadedModel::Impl &im, size_t i, openatc::WeightPackingOp &op) {
     }
   }
   auto ctx = gert_impl::ContextAccess::Make<gert::EagerOpExecutionContext>(&nf.frame);
+  nr.state.reset();  // a failed PrepareNode leaves no state of other shapes behind
   opp::GuardedCall({node.name, node.type, "PrepareNode", nr.origin},
                    [&] { return op.PrepareNode(ctx.get(), views.data(), views.size(), &nr.state); });
+}
+
+// The input signature PrepareForShapes compares: per input, presence, dtype, rank and dims.
+bool SameShapes(const std::vector<int64_t> &sig, const gert_impl::Frame &f) {
+  size_t at = 0;
+  auto next = [&](int64_t v) { return at < sig.size() && sig[at++] == v; };
+  if (!next(static_cast<int64_t>(f.inputs.size()))) return false;
+  for (const gert::Tensor *t : f.inputs) {
+    if (t == nullptr) {
+      if (!next(-1)) return false;
+      continue;
+    }
+    const gert::Shape &s = t->GetStorageShape();
+    if (!next(static_cast<int64_t>(t->GetDataType())) || !next(static_cast<int64_t>(s.GetDimNum()))) return false;
+    for (size_t d = 0; d < s.GetDimNum(); ++d)
+      if (!next(s.GetDim(d))) return false;
+  }
+  return at == sig.size();
+}
+
+void StoreShapes(std::vector<int64_t> *sig, const gert_impl::Frame &f) {
+  sig->clear();
+  sig->push_back(static_cast<int64_t>(f.inputs.size()));
+  for (const gert::Tensor *t : f.inputs) {
+    if (t == nullptr) {
+      sig->push_back(-1);
+      continue;
+    }
+    const gert::Shape &s = t->GetStorageShape();
+    sig->push_back(static_cast<int64_t>(t->GetDataType()));
+    sig->push_back(static_cast<int64_t>(s.GetDimNum()));
+    for (size_t d = 0; d < s.GetDimNum(); ++d) sig->push_back(s.GetDim(d));
+  }
 }
 
 }  // namespace
@@ -53,9 +98,24 @@ void PrepareNodes(LoadedModel::Impl &im) {
     auto a = node.attrs.find("openatc_output_dtype");
     if (a != node.attrs.end()) nr.reduced_to = ReducedFloatFromName(a->second.s);
     auto *packing = dynamic_cast<openatc::WeightPackingOp *>(nr.op.get());
-    // Dynamic models infer shapes per run: nothing fixed to prepare.
-    if (packing != nullptr && nr.execute != nullptr && nr.annotated == nullptr && !im.dynamic) Prepare(im, i, *packing);
+    if (packing == nullptr || nr.execute == nullptr || nr.annotated != nullptr) continue;
+    // Dynamic models know their shapes per run: PrepareForShapes prepares them then.
+    if (im.dynamic) nr.packing = packing;
+    else Prepare(im, i, *packing, nullptr);
   }
+}
+
+void PrepareForShapes(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame) {
+  NodeRuntime &nr = im.nodes[i];
+  if (nr.packing == nullptr) return;
+  if (!nr.prepared_for.empty() && SameShapes(nr.prepared_for, frame)) {
+    frame.node_state = nr.state.get();
+    return;
+  }
+  nr.prepared_for.clear();  // until PrepareNode succeeded
+  Prepare(im, i, *nr.packing, &frame);
+  StoreShapes(&nr.prepared_for, frame);
+  frame.node_state = nr.state.get();
 }
 
 }  // namespace openatc::runtime

@@ -10,6 +10,12 @@ namespace openatc::runtime {
 /// of a static model, NodeRuntime::state. Throws openatc::Error (OA1401 form) when PrepareNode fails.
 void PrepareNodes(LoadedModel::Impl &im);
 
+/// Dynamic models, per run of WeightPackingOp node i (after InferAtRunTime): PrepareNode on the
+/// run's input shapes (constant inputs with data, as at load) unless the node was last prepared
+/// for the same input dtypes and shapes; sets frame.node_state to the node's state. Nothing for
+/// other nodes. Throws openatc::Error when PrepareNode fails.
+void PrepareForShapes(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame);
+
 }  // namespace openatc::runtime
 
 #endif  // OPENATC_RUNTIME_PREPARE_NODES_H_
