@@ -156,6 +156,7 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
   }
   if (!sink) {
     auto services = std::make_unique<ExecServices>(im.stream);
+    services->set_label_cache(&nr.output_labels);
     frame.services = services.get();
     if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(node, nr, frame);
     if (im.dynamic) PrepareForShapes(im, i, frame);
@@ -396,9 +397,7 @@ class Run {
     const ir::ConstTensor &c = *node.attrs.at("value").t;
     Value &v = values_[{ni, 0}];
     gert_impl::InitTensor(v.tensor, node.output_descs.at(0), const_cast<uint8_t *>(c.data.data), c.data.size);
-    v.pending = Uses({ni, 0});
-    labels_[{ni, 0}] =
-        "weight '" + node.name + "' of model " + im_.path + " (" + std::to_string(c.data.size) + " bytes)";
+    v.pending = Uses({ni, 0});  // its label was made at load (Impl::const_labels)
   }
 
   void RunNodes() {
@@ -638,8 +637,12 @@ class Run {
     const void *addr = t.GetAddr();
     if (addr == nullptr || t.GetSize() == 0 || rt::GmRegistry::Process().Covers(addr, t.GetSize())) return;
     auto l = labels_.find(key);
+    static const std::string kNone;
+    const size_t node = static_cast<size_t>(key.first);
+    const std::string &weight = node < im_.const_labels.size() ? im_.const_labels[node] : kNone;
     out.emplace_back(addr, t.GetSize(),
                      l != labels_.end() ? l->second
+                     : !weight.empty()  ? weight
                                         : "output " + std::to_string(key.second) + " of node '" +
                                               g_.nodes[static_cast<size_t>(key.first)].name + "'");
   }

@@ -40,6 +40,9 @@ struct NodeRuntime {
   /// or per-shape preparing off) and the input signature `state` was made for (empty: none).
   openatc::WeightPackingOp *packing = nullptr;
   std::vector<int64_t> prepared_for;
+  /// Labels of the outputs the op allocated in an earlier run (ExecServices::set_label_cache):
+  /// per output index, the bytes and the label, rebuilt only when the bytes change.
+  std::vector<std::pair<size_t, std::string>> output_labels;
   /// The node's openatc_output_dtype (precision.h), read once at load: float32 outputs are
   /// rounded to it after each run of the node (kNone: not reduced).
   ReducedFloat reduced_to = ReducedFloat::kNone;
@@ -56,6 +59,8 @@ struct LoadedModel::Impl {
   /// counting one each; the model input slot of each Data node.
   std::map<std::pair<int32_t, int32_t>, size_t> uses;
   std::map<int32_t, size_t> input_slot;
+  /// Per Const / Constant node (empty for others): how the global-memory checks name its weight.
+  std::vector<std::string> const_labels;
   std::vector<IoDesc> inputs, outputs;
   /// True when some tensor's shape is known only at run time (a -1 dim): then every ShapeInferOp
   /// node re-infers its outputs from the real inputs before Execute (GE's dynamic-shape path).

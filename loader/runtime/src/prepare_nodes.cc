@@ -91,6 +91,15 @@ void PrepareNodes(LoadedModel::Impl &im) {
       if (in.connected()) ++im.uses[{in.node, in.index}];
   for (const auto &o : g.outputs) ++im.uses[{o.node, o.index}];  // outputs are read at the end
   for (size_t k = 0; k < g.inputs.size(); ++k) im.input_slot[g.inputs[k]] = k;
+  im.const_labels.assign(g.nodes.size(), std::string());
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node &node = g.nodes[i];
+    if (node.type != ir::kConst && node.type != ir::kConstant) continue;
+    auto v = node.attrs.find("value");
+    if (v == node.attrs.end() || !v->second.t) continue;
+    im.const_labels[i] = "weight '" + node.name + "' of model " + im.path + " (" +
+                         std::to_string(v->second.t->data.size) + " bytes)";
+  }
   for (size_t i = 0; i < im.nodes.size(); ++i) {
     NodeRuntime &nr = im.nodes[i];
     if (nr.op == nullptr) continue;
