@@ -19,8 +19,8 @@
  * Run time, models with run-time shapes: nothing is prepared at load; before a node's Execute
  * the runtime calls PrepareNode on the same kind of context, its inputs described with this run's
  * shapes and dtypes (constant inputs with data, others without), when the node was not yet
- * prepared for those input shapes; the new state replaces the node's earlier one (only the last
- * shapes are kept). The op's Execute must still check that the state fits its tensors.
+ * prepared for those input shapes; the runtime keeps the states of the node's last few distinct
+ * input shapes (loader/runtime/src/model_impl.h). Execute must still check that the state fits.
  *
  * Threads: PrepareNode runs on the loading thread, one node at a time, or (run-time shapes) on the
  * thread running the model, under the model's one-run-at-a-time lock. The state is owned by the

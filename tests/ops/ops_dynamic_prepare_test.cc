@@ -75,3 +75,30 @@ TEST_CASE("MatMul and Gemm with a run-time row count", "[ops][heavy]") {
   CHECK(Values<float>(g[1][0]) == std::vector<float>{13, 27});
   CHECK(Values<float>(g[2][0]) == std::vector<float>{11, 23, 12, 24});
 }
+
+TEST_CASE("Conv with a run-time batch: more distinct shapes than a node keeps, then the first again", "[ops][heavy]") {
+  // Batches 1..6 of image k * x (k = 1..n), then batch 1: each image gives k * (x[i][j] + x[i+1][j+1]) + 0.5.
+  const std::vector<float> x{1, 2, 3, 4, 5, 6, 7, 8, 9};
+  const std::vector<float> y{6, 8, 12, 14};
+  OpCase c{"Conv",
+           {Declared(F32({1, 1, 3, 3}, x), {-1, 1, 3, 3}), {F32({1, 1, 2, 2}, {1, 0, 0, 1}), true},
+            {F32({1}, {0.5f}), true}}};
+  std::vector<std::vector<HostTensor>> feeds;
+  std::vector<std::vector<float>> want;
+  for (int64_t n : {1, 2, 3, 4, 5, 6, 1, 6}) {
+    std::vector<float> in, out;
+    for (int64_t k = 1; k <= n; ++k) {
+      for (float v : x) in.push_back(static_cast<float>(k) * v);
+      for (float v : y) out.push_back(static_cast<float>(k) * v + 0.5f);
+    }
+    feeds.push_back({F32({n, 1, 3, 3}, in)});
+    want.push_back(out);
+  }
+  auto runs = RunOpRuns(c, feeds);
+  REQUIRE(runs.size() == want.size());
+  for (size_t r = 0; r < runs.size(); ++r) {
+    INFO("run " << r);
+    CHECK(runs[r][0].shape == Dims{static_cast<int64_t>(want[r].size() / 4), 1, 2, 2});
+    CHECK(Values<float>(runs[r][0]) == want[r]);
+  }
+}

@@ -36,10 +36,16 @@ struct NodeRuntime {
   std::unique_ptr<AnnotatedNode> annotated;    ///< launched from declarations, no Execute
   /// WeightPackingOp::PrepareNode's state (openatc/weight_packing.h), handed to every Execute.
   std::shared_ptr<void> state;
-  /// Dynamic models (PrepareForShapes, prepare_nodes.h): the node's WeightPackingOp (null: none,
-  /// or per-shape preparing off) and the input signature `state` was made for (empty: none).
+  /// Dynamic models (PrepareForShapes, prepare_nodes.h): the node's WeightPackingOp (null: none)
+  /// and the states PrepareNode made for the last kShapeStates distinct input signatures (per
+  /// input: dtype, rank, dims), oldest first (shapes that alternate, as in a Loop body, keep theirs).
   openatc::WeightPackingOp *packing = nullptr;
-  std::vector<int64_t> prepared_for;
+  struct ShapeState {
+    std::vector<int64_t> shapes;
+    std::shared_ptr<void> state;
+  };
+  static constexpr size_t kShapeStates = 4;
+  std::vector<ShapeState> prepared;
   /// Labels of the outputs the op allocated in an earlier run (ExecServices::set_label_cache):
   /// per output index, the bytes and the label, rebuilt only when the bytes change.
   std::vector<std::pair<size_t, std::string>> output_labels;

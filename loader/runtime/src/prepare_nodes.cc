@@ -2,7 +2,8 @@
 // executor would otherwise look up on every run. WeightPackingOp nodes of a static model get
 // PrepareNode with their constant inputs and the OM's packed copies (openatc/weight_packing.h).
 // In a dynamic model they get it at run time instead, once per distinct set of input shapes
-// (PrepareForShapes): a run whose shapes equal the last prepared ones prepares nothing.
+// (PrepareForShapes): a run whose shapes equal one of the node's last kShapeStates prepared ones
+// prepares nothing.
 #include "prepare_nodes.h"
 
 #include "openatc/gert/node_frame.h"
@@ -44,7 +45,7 @@ void Prepare(LoadedModel::Impl &im, size_t i, openatc::WeightPackingOp &op, cons
     }
   }
   auto ctx = gert_impl::ContextAccess::Make<gert::EagerOpExecutionContext>(&nf.frame);
-  nr.state.reset();  // a failed PrepareNode leaves no state of other shapes behind
+  nr.state.reset();  // load: the node's state; run time: PrepareForShapes takes it from here
   opp::GuardedCall({node.name, node.type, "PrepareNode", nr.origin},
                    [&] { return op.PrepareNode(ctx.get(), views.data(), views.size(), &nr.state); });
 }
@@ -117,14 +118,18 @@ void PrepareNodes(LoadedModel::Impl &im) {
 void PrepareForShapes(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame) {
   NodeRuntime &nr = im.nodes[i];
   if (nr.packing == nullptr) return;
-  if (!nr.prepared_for.empty() && SameShapes(nr.prepared_for, frame)) {
-    frame.node_state = nr.state.get();
-    return;
+  for (const NodeRuntime::ShapeState &p : nr.prepared) {
+    if (SameShapes(p.shapes, frame)) {
+      frame.node_state = p.state.get();
+      return;
+    }
   }
-  nr.prepared_for.clear();  // until PrepareNode succeeded
-  Prepare(im, i, *nr.packing, &frame);
-  StoreShapes(&nr.prepared_for, frame);
-  frame.node_state = nr.state.get();
+  Prepare(im, i, *nr.packing, &frame);  // throws when PrepareNode fails: nothing kept
+  if (nr.prepared.size() >= NodeRuntime::kShapeStates) nr.prepared.erase(nr.prepared.begin());  // the oldest
+  nr.prepared.emplace_back();
+  StoreShapes(&nr.prepared.back().shapes, frame);
+  nr.prepared.back().state = std::move(nr.state);
+  frame.node_state = nr.prepared.back().state.get();
 }
 
 }  // namespace openatc::runtime

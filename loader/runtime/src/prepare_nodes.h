@@ -11,8 +11,9 @@ namespace openatc::runtime {
 void PrepareNodes(LoadedModel::Impl &im);
 
 /// Dynamic models, per run of WeightPackingOp node i (after InferAtRunTime): PrepareNode on the
-/// run's input shapes (constant inputs with data, as at load) unless the node was last prepared
-/// for the same input dtypes and shapes; sets frame.node_state to the node's state. Nothing for
+/// run's input shapes (constant inputs with data, as at load) unless one of the node's last
+/// NodeRuntime::kShapeStates preparations was for the same input dtypes and shapes; sets
+/// frame.node_state to the state for those shapes. Nothing for
 /// other nodes. Throws openatc::Error when PrepareNode fails.
 void PrepareForShapes(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame);
 
