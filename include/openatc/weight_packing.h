@@ -16,8 +16,15 @@
  * lookup or lock. Contexts are valid only during the call; the packed bytes stay valid as long as
  * the loaded model (they may be views into the mapped OM: read-only).
  *
- * Threads: PrepareNode runs on the loading thread, one node at a time. The state is owned by the
- * runtime (released with the loaded model) and shared by every run of that node.
+ * Run time, models with run-time shapes: nothing is prepared at load; before a node's Execute
+ * the runtime calls PrepareNode on the same kind of context, its inputs described with this run's
+ * shapes and dtypes (constant inputs with data, others without), when the node was not yet
+ * prepared for those input shapes; the runtime keeps the states of the node's last few distinct
+ * input shapes (loader/runtime/src/model_impl.h). Execute must still check that the state fits.
+ *
+ * Threads: PrepareNode runs on the loading thread, one node at a time, or (run-time shapes) on the
+ * thread running the model, under the model's one-run-at-a-time lock. The state is owned by the
+ * runtime (released with the loaded model, or when replaced) and shared by the runs of that node.
  */
 #ifndef OPENATC_WEIGHT_PACKING_H_
 #define OPENATC_WEIGHT_PACKING_H_

@@ -70,14 +70,17 @@ ir::AttrValue FloatsAttr(const std::vector<float> &v) {
   return a;
 }
 
-std::vector<HostTensor> RunOp(const OpCase &c) {
+namespace {
+
+// The loaded model of `c` (its Data inputs' values go to `feeds`).
+std::unique_ptr<runtime::LoadedModel> CompileAndLoad(const OpCase &c, std::vector<HostTensor> *feeds_out) {
+  std::vector<HostTensor> &feeds = *feeds_out;
   ir::Graph g;
   g.name = "one_op";
   ir::Node op;
   op.name = "op";
   op.type = c.op_type;
   op.attrs = c.attrs;
-  std::vector<HostTensor> feeds;
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     const OpInput &in = c.inputs[i];
     if (!in.tensor) {
@@ -100,12 +103,15 @@ std::vector<HostTensor> RunOp(const OpCase &c) {
       src.type = ir::kData;
       src.inputs = {{-1, 0}};
       src.input_descs = {DescOf(*in.tensor, in.format)};
+      if (!in.declared_shape.empty()) {
+        for (ir::TensorDesc *d : {&src.input_descs[0], &src.output_descs[0]}) d->shape = d->origin_shape = in.declared_shape;
+      }
       src.attrs["index"] = IntAttr(static_cast<int64_t>(feeds.size()));
       g.inputs.push_back(static_cast<int32_t>(g.nodes.size()));
       feeds.push_back(*in.tensor);
     }
     op.inputs.push_back({static_cast<int32_t>(g.nodes.size()), 0});
-    op.input_descs.push_back(DescOf(*in.tensor, in.format));
+    op.input_descs.push_back(src.output_descs[0]);
     g.nodes.push_back(std::move(src));
   }
   op.output_descs.resize(c.num_outputs);
@@ -132,8 +138,23 @@ std::vector<HostTensor> RunOp(const OpCase &c) {
   write.compress_level = 0;
   auto bytes = std::make_shared<std::vector<uint8_t>>(om::Serialize(m, write));
   om::Model back = om::ReadBytes(bytes->data(), bytes->size(), bytes);
-  auto loaded = runtime::LoadedModel::Load(std::move(back), opts.model_path);
+  return runtime::LoadedModel::Load(std::move(back), opts.model_path);
+}
+
+}  // namespace
+
+std::vector<HostTensor> RunOp(const OpCase &c) {
+  std::vector<HostTensor> feeds;
+  auto loaded = CompileAndLoad(c, &feeds);
   return loaded->Run(feeds);
+}
+
+std::vector<std::vector<HostTensor>> RunOpRuns(const OpCase &c, const std::vector<std::vector<HostTensor>> &runs) {
+  std::vector<HostTensor> feeds;
+  auto loaded = CompileAndLoad(c, &feeds);
+  std::vector<std::vector<HostTensor>> out;
+  for (const auto &r : runs) out.push_back(loaded->Run(r));
+  return out;
 }
 
 }  // namespace openatc::testing

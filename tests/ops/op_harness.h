@@ -33,6 +33,8 @@ struct OpInput {
   std::optional<HostTensor> tensor;  ///< nullopt: an absent optional input
   bool as_const = false;             ///< feed as a Const node (value known at compile time)
   ge::Format format = ge::FORMAT_ND;  ///< format and origin format of the tensor's descs (GE layouts)
+  /// The shape the graph declares for a Data input (-1: known at run time); empty: the tensor's.
+  std::vector<int64_t> declared_shape;
 };
 
 struct OpCase {
@@ -46,6 +48,11 @@ struct OpCase {
 
 /// Compiles and runs `c`; returns its outputs. Throws openatc::Error on any failure.
 std::vector<HostTensor> RunOp(const OpCase &c);
+
+/// Compiles `c` once and runs the loaded model once per entry of `runs` (the Data inputs' values
+/// of that run, in input order; declared_shape lets their shapes differ between runs); returns
+/// each run's outputs. Throws openatc::Error on any failure.
+std::vector<std::vector<HostTensor>> RunOpRuns(const OpCase &c, const std::vector<std::vector<HostTensor>> &runs);
 
 /// Runs `c` expecting it to fail: returns what the op printed on stderr (its Fail message)
 /// followed by the openatc::Error's text, or "<no error>" when it ran cleanly.

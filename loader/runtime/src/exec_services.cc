@@ -70,9 +70,17 @@ gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index
   if (ref_inputs_.size() < f.outputs.size()) ref_inputs_.resize(f.outputs.size(), -1);
   std::shared_ptr<HostBuffer> buf;
   try {
-    buf = std::make_shared<HostBuffer>(RoundUp(bytes), bytes,
-                                       "output " + std::to_string(index) + " of node '" + f.node->name + "' (" +
-                                           std::to_string(bytes) + " bytes, allocated at run time)");
+    std::pair<size_t, std::string> made, *label = &made;
+    if (label_cache_ != nullptr) {
+      if (label_cache_->size() <= index) label_cache_->resize(index + 1);
+      label = &(*label_cache_)[index];
+    }
+    if (label->second.empty() || label->first != bytes) {
+      label->first = bytes;
+      label->second = "output " + std::to_string(index) + " of node '" + f.node->name + "' (" + std::to_string(bytes) +
+                      " bytes, allocated at run time)";
+    }
+    buf = std::make_shared<HostBuffer>(RoundUp(bytes), bytes, label->second);
   } catch (const std::bad_alloc &) {
     LogError("node '" + f.node->name + "': cannot allocate " + std::to_string(bytes) + " bytes for output " +
              std::to_string(index));

@@ -3,6 +3,7 @@
 #define OPENATC_RUNTIME_EXEC_SERVICES_H_
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include <string>
@@ -55,6 +56,9 @@ class ExecServices : public gert_impl::Services {
   std::vector<std::shared_ptr<HostBuffer>> &output_buffers() { return outputs_; }
   /// Output i aliases input j: ref_inputs()[i] = j, else -1.
   std::vector<int64_t> &ref_inputs() { return ref_inputs_; }
+  /// Where MallocOutputTensor keeps the labels of the outputs it allocated (by output index:
+  /// bytes, label), so that a later run of the node allocating the same sizes builds none.
+  void set_label_cache(std::vector<std::pair<size_t, std::string>> *cache) { label_cache_ = cache; }
   /// Output i was handed its pre-bound memory (the memory plan or a caller's output buffer).
   bool used_prebound(size_t i) const { return i < prebound_.size() && prebound_[i]; }
 
@@ -62,6 +66,7 @@ class ExecServices : public gert_impl::Services {
   void *Scratch(gert_impl::Frame &f, size_t size, const std::string &what);
 
   void *stream_;
+  std::vector<std::pair<size_t, std::string>> *label_cache_ = nullptr;
   std::vector<std::shared_ptr<HostBuffer>> outputs_;
   std::vector<int64_t> ref_inputs_;
   std::vector<bool> prebound_;

@@ -1,5 +1,6 @@
 // LoadedModel::Run: nodes run in the OM's topological order. Dynamic models (and kEager) call
-// every custom op's Execute on every run (docs/custom-op-lifecycle.md §10, dynamic shapes); static
+// every custom op's Execute on every run (docs/custom-op-lifecycle.md §10, dynamic shapes), their
+// WeightPackingOp nodes prepared once per distinct input shapes (prepare_nodes.h); static
 // models record each node's launches on the first run and replay them afterwards (sink.h). An
 // output's buffer is released after its last consumer ran. While a node runs, its input and output
 // tensors are registered for the global-memory checks (openatc/rt/gm_registry.h) under their
@@ -14,6 +15,7 @@
 #include "openatc/rt/gm_registry.h"
 #include "openatc/rt/runtime.h"
 #include "model_impl.h"
+#include "prepare_nodes.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
 #include "openatc/common/reduced_float.h"
@@ -154,8 +156,10 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
   }
   if (!sink) {
     auto services = std::make_unique<ExecServices>(im.stream);
+    services->set_label_cache(&nr.output_labels);
     frame.services = services.get();
     if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(node, nr, frame);
+    if (im.dynamic) PrepareForShapes(im, i, frame);
     CallExecute(node, nr, frame, im.stream);
     return services;
   }
@@ -393,9 +397,7 @@ class Run {
     const ir::ConstTensor &c = *node.attrs.at("value").t;
     Value &v = values_[{ni, 0}];
     gert_impl::InitTensor(v.tensor, node.output_descs.at(0), const_cast<uint8_t *>(c.data.data), c.data.size);
-    v.pending = Uses({ni, 0});
-    labels_[{ni, 0}] =
-        "weight '" + node.name + "' of model " + im_.path + " (" + std::to_string(c.data.size) + " bytes)";
+    v.pending = Uses({ni, 0});  // its label was made at load (Impl::const_labels)
   }
 
   void RunNodes() {
@@ -525,6 +527,9 @@ class Run {
       planned = true;
     }
     gert_impl::InitTensor(out, node.output_descs[k], addr, size);
+    // No memory yet: the op allocates it, and ExecServices labels that buffer (every run of a
+    // dynamic model takes this path: no label to build here).
+    if (addr == nullptr) return;
     const std::string bytes = std::to_string(size) + " bytes";
     labels_[key] = planned ? "tensor '" + node.name + ":" + std::to_string(k) + "' of model " + im_.path + " (" + bytes +
                                  ", planned)"
@@ -632,8 +637,12 @@ class Run {
     const void *addr = t.GetAddr();
     if (addr == nullptr || t.GetSize() == 0 || rt::GmRegistry::Process().Covers(addr, t.GetSize())) return;
     auto l = labels_.find(key);
+    static const std::string kNone;
+    const size_t node = static_cast<size_t>(key.first);
+    const std::string &weight = node < im_.const_labels.size() ? im_.const_labels[node] : kNone;
     out.emplace_back(addr, t.GetSize(),
                      l != labels_.end() ? l->second
+                     : !weight.empty()  ? weight
                                         : "output " + std::to_string(key.second) + " of node '" +
                                               g_.nodes[static_cast<size_t>(key.first)].name + "'");
   }

@@ -15,6 +15,7 @@
 #include "openatc/gert/frame.h"
 #include "openatc/gert/legacy_infer.h"
 #include "openatc/opp/deliverable.h"
+#include "openatc/weight_packing.h"
 #include "annotated.h"
 #include "exec_services.h"
 #include "native_ops.h"
@@ -35,6 +36,19 @@ struct NodeRuntime {
   std::unique_ptr<AnnotatedNode> annotated;    ///< launched from declarations, no Execute
   /// WeightPackingOp::PrepareNode's state (openatc/weight_packing.h), handed to every Execute.
   std::shared_ptr<void> state;
+  /// Dynamic models (PrepareForShapes, prepare_nodes.h): the node's WeightPackingOp (null: none)
+  /// and the states PrepareNode made for the last kShapeStates distinct input signatures (per
+  /// input: dtype, rank, dims), oldest first (shapes that alternate, as in a Loop body, keep theirs).
+  openatc::WeightPackingOp *packing = nullptr;
+  struct ShapeState {
+    std::vector<int64_t> shapes;
+    std::shared_ptr<void> state;
+  };
+  static constexpr size_t kShapeStates = 4;
+  std::vector<ShapeState> prepared;
+  /// Labels of the outputs the op allocated in an earlier run (ExecServices::set_label_cache):
+  /// per output index, the bytes and the label, rebuilt only when the bytes change.
+  std::vector<std::pair<size_t, std::string>> output_labels;
   /// The node's openatc_output_dtype (precision.h), read once at load: float32 outputs are
   /// rounded to it after each run of the node (kNone: not reduced).
   ReducedFloat reduced_to = ReducedFloat::kNone;
@@ -51,6 +65,8 @@ struct LoadedModel::Impl {
   /// counting one each; the model input slot of each Data node.
   std::map<std::pair<int32_t, int32_t>, size_t> uses;
   std::map<int32_t, size_t> input_slot;
+  /// Per Const / Constant node (empty for others): how the global-memory checks name its weight.
+  std::vector<std::string> const_labels;
   std::vector<IoDesc> inputs, outputs;
   /// True when some tensor's shape is known only at run time (a -1 dim): then every ShapeInferOp
   /// node re-infers its outputs from the real inputs before Execute (GE's dynamic-shape path).

@@ -1,6 +1,9 @@
 // Per-node state made once at load (model_impl.h NodeRuntime::state, reduced_to): what the
 // executor would otherwise look up on every run. WeightPackingOp nodes of a static model get
 // PrepareNode with their constant inputs and the OM's packed copies (openatc/weight_packing.h).
+// In a dynamic model they get it at run time instead, once per distinct set of input shapes
+// (PrepareForShapes): a run whose shapes equal one of the node's last kShapeStates prepared ones
+// prepares nothing.
 #include "prepare_nodes.h"
 
 #include "openatc/gert/node_frame.h"
@@ -10,11 +13,20 @@
 namespace openatc::runtime {
 namespace {
 
-void Prepare(LoadedModel::Impl &im, size_t i, openatc::WeightPackingOp &op) {
+// `run`: the frame of a dynamic model's run, whose input shapes and dtypes replace the compiled
+// descriptors (the data stays what load gives: constants only); nullptr at load.
+void Prepare(LoadedModel::Impl &im, size_t i, openatc::WeightPackingOp &op, const gert_impl::Frame *run) {
   const ir::Graph &g = im.model.graph;
   const ir::Node &node = g.nodes[i];
   NodeRuntime &nr = im.nodes[i];
   gert_impl::NodeFrame nf(node, [&](size_t a) { return gert_impl::ConstAnchorData(g, node, a); }, gert::kOnHost);
+  if (run != nullptr) {
+    for (size_t k = 0; k < nf.frame.inputs.size() && k < run->inputs.size(); ++k) {
+      if (run->inputs[k] == nullptr) continue;
+      nf.frame.inputs[k]->GetShape() = run->inputs[k]->GetShape();
+      nf.frame.inputs[k]->SetDataType(run->inputs[k]->GetDataType());
+    }
+  }
   gert_impl::Services services;  // nothing to allocate at load
   nf.frame.services = &services;
   // The OM names anchors; the op sees flattened input indices.
@@ -33,8 +45,42 @@ void Prepare(LoadedModel::Impl &im, size_t i, openatc::WeightPackingOp &op) {
     }
   }
   auto ctx = gert_impl::ContextAccess::Make<gert::EagerOpExecutionContext>(&nf.frame);
+  nr.state.reset();  // load: the node's state; run time: PrepareForShapes takes it from here
   opp::GuardedCall({node.name, node.type, "PrepareNode", nr.origin},
                    [&] { return op.PrepareNode(ctx.get(), views.data(), views.size(), &nr.state); });
+}
+
+// The input signature PrepareForShapes compares: per input, presence, dtype, rank and dims.
+bool SameShapes(const std::vector<int64_t> &sig, const gert_impl::Frame &f) {
+  size_t at = 0;
+  auto next = [&](int64_t v) { return at < sig.size() && sig[at++] == v; };
+  if (!next(static_cast<int64_t>(f.inputs.size()))) return false;
+  for (const gert::Tensor *t : f.inputs) {
+    if (t == nullptr) {
+      if (!next(-1)) return false;
+      continue;
+    }
+    const gert::Shape &s = t->GetStorageShape();
+    if (!next(static_cast<int64_t>(t->GetDataType())) || !next(static_cast<int64_t>(s.GetDimNum()))) return false;
+    for (size_t d = 0; d < s.GetDimNum(); ++d)
+      if (!next(s.GetDim(d))) return false;
+  }
+  return at == sig.size();
+}
+
+void StoreShapes(std::vector<int64_t> *sig, const gert_impl::Frame &f) {
+  sig->clear();
+  sig->push_back(static_cast<int64_t>(f.inputs.size()));
+  for (const gert::Tensor *t : f.inputs) {
+    if (t == nullptr) {
+      sig->push_back(-1);
+      continue;
+    }
+    const gert::Shape &s = t->GetStorageShape();
+    sig->push_back(static_cast<int64_t>(t->GetDataType()));
+    sig->push_back(static_cast<int64_t>(s.GetDimNum()));
+    for (size_t d = 0; d < s.GetDimNum(); ++d) sig->push_back(s.GetDim(d));
+  }
 }
 
 }  // namespace
@@ -46,6 +92,15 @@ void PrepareNodes(LoadedModel::Impl &im) {
       if (in.connected()) ++im.uses[{in.node, in.index}];
   for (const auto &o : g.outputs) ++im.uses[{o.node, o.index}];  // outputs are read at the end
   for (size_t k = 0; k < g.inputs.size(); ++k) im.input_slot[g.inputs[k]] = k;
+  im.const_labels.assign(g.nodes.size(), std::string());
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const ir::Node &node = g.nodes[i];
+    if (node.type != ir::kConst && node.type != ir::kConstant) continue;
+    auto v = node.attrs.find("value");
+    if (v == node.attrs.end() || !v->second.t) continue;
+    im.const_labels[i] = "weight '" + node.name + "' of model " + im.path + " (" +
+                         std::to_string(v->second.t->data.size) + " bytes)";
+  }
   for (size_t i = 0; i < im.nodes.size(); ++i) {
     NodeRuntime &nr = im.nodes[i];
     if (nr.op == nullptr) continue;
@@ -53,9 +108,28 @@ void PrepareNodes(LoadedModel::Impl &im) {
     auto a = node.attrs.find("openatc_output_dtype");
     if (a != node.attrs.end()) nr.reduced_to = ReducedFloatFromName(a->second.s);
     auto *packing = dynamic_cast<openatc::WeightPackingOp *>(nr.op.get());
-    // Dynamic models infer shapes per run: nothing fixed to prepare.
-    if (packing != nullptr && nr.execute != nullptr && nr.annotated == nullptr && !im.dynamic) Prepare(im, i, *packing);
+    if (packing == nullptr || nr.execute == nullptr || nr.annotated != nullptr) continue;
+    // Dynamic models know their shapes per run: PrepareForShapes prepares them then.
+    if (im.dynamic) nr.packing = packing;
+    else Prepare(im, i, *packing, nullptr);
   }
+}
+
+void PrepareForShapes(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame) {
+  NodeRuntime &nr = im.nodes[i];
+  if (nr.packing == nullptr) return;
+  for (const NodeRuntime::ShapeState &p : nr.prepared) {
+    if (SameShapes(p.shapes, frame)) {
+      frame.node_state = p.state.get();
+      return;
+    }
+  }
+  Prepare(im, i, *nr.packing, &frame);  // throws when PrepareNode fails: nothing kept
+  if (nr.prepared.size() >= NodeRuntime::kShapeStates) nr.prepared.erase(nr.prepared.begin());  // the oldest
+  nr.prepared.emplace_back();
+  StoreShapes(&nr.prepared.back().shapes, frame);
+  nr.prepared.back().state = std::move(nr.state);
+  frame.node_state = nr.prepared.back().state.get();
 }
 
 }  // namespace openatc::runtime

@@ -10,6 +10,13 @@ namespace openatc::runtime {
 /// of a static model, NodeRuntime::state. Throws openatc::Error (OA1401 form) when PrepareNode fails.
 void PrepareNodes(LoadedModel::Impl &im);
 
+/// Dynamic models, per run of WeightPackingOp node i (after InferAtRunTime): PrepareNode on the
+/// run's input shapes (constant inputs with data, as at load) unless one of the node's last
+/// NodeRuntime::kShapeStates preparations was for the same input dtypes and shapes; sets
+/// frame.node_state to the state for those shapes. Nothing for
+/// other nodes. Throws openatc::Error when PrepareNode fails.
+void PrepareForShapes(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame);
+
 }  // namespace openatc::runtime
 
 #endif  // OPENATC_RUNTIME_PREPARE_NODES_H_
