@@ -16,14 +16,7 @@ class Tanh : public UnaryElementwiseOp<Tanh> {
  public:
   static bool Accepts(ge::DataType d) { return IsFloat(d); }
   static ge::graphStatus Compute(gert::EagerOpExecutionContext *ctx, const gert::Tensor &x, gert::Tensor &y) {
-    if (x.GetDataType() == ge::DT_FLOAT) {  // vectorised (common/dnnl_eltwise.h)
-      try {
-        EltwiseF32(dnnl::algorithm::eltwise_tanh, x.GetData<float>(), y.GetData<float>(), x.GetShapeSize());
-      } catch (const dnnl::error &e) {
-        return Fail(ctx, std::string("oneDNN eltwise failed: ") + e.what());
-      }
-      return ge::GRAPH_SUCCESS;
-    }
+    if (x.GetDataType() == ge::DT_FLOAT) return EltwiseF32(ctx, dnnl::algorithm::eltwise_tanh, x, y);  // vectorised
     return MapFloat(x, y, [](auto v) {
       using C = decltype(v);
       return static_cast<C>(std::tanh(v));

@@ -19,6 +19,11 @@ namespace openatc_ops {
 /// calling thread alone. Throws dnnl::error.
 void EltwiseF32(dnnl::algorithm alg, const float *x, float *y, int64_t n);
 
+/// The same over float32 tensor x into y (same element count), as an op's Compute status: a
+/// oneDNN failure is Fail(ctx, ...).
+ge::graphStatus EltwiseF32(gert::EagerOpExecutionContext *ctx, dnnl::algorithm alg, const gert::Tensor &x,
+                           gert::Tensor &y);
+
 }  // namespace openatc_ops
 
 #endif  // OPENATC_OPS_COMMON_DNNL_ELTWISE_H_

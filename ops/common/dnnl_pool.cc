@@ -2,7 +2,6 @@
 #include "common/dnnl_pool.h"
 
 #include <limits>
-#include <optional>
 
 namespace openatc_ops {
 namespace {
@@ -58,15 +57,14 @@ ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, c
   if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
   try {
     const size_t bytes = static_cast<size_t>(NumElements(xd) + NumElements(yd)) * sizeof(float);
-    const bool serial = dnnl_util::ApplyThreadCount() > 1 && bytes <= dnnl_util::kSerialMemoryBoundBytes;
-    const int threads = serial ? 1 : dnnl_util::ApplyThreadCount();
+    const bool serial = dnnl_util::SerialMemoryBound(bytes);
+    const int threads = dnnl_util::ThreadsFor(serial);
     dnnl_util::Key key;
     key.Add("x", xd).Add("y", yd).Add("k", w.kernel).Add("s", w.strides).Add("d", w.dilations)
         .Add("pb", w.pads_begin).Add("pe", w.pads_end).Add("a", static_cast<int64_t>(alg)).Add("t", threads)
         .Add("L", chain);
     auto entry = cache.Get(key, [&] {
-      std::optional<dnnl_util::SerialScope> scope;
-      if (serial) scope.emplace();
+      dnnl_util::SerialScope scope(serial);
       PoolEntry e;
       e.src = chain ? ChainF32(xd) : dnnl_util::PlainF32(xd);
       e.dst = chain ? ChainF32(yd) : dnnl_util::PlainF32(yd);
@@ -83,12 +81,9 @@ ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, c
     const float *px = dnnl_util::AsF32(x, &sx);
     if (px == nullptr) return Fail(ctx, "X must be a float tensor with data");
     float *py = dnnl_util::OutF32(y, &sy);
-    const std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)},
-                                                        {DNNL_ARG_DST, dnnl_util::Wrap(entry->dst, py)}};
-    if (serial)
-      dnnl_util::RunSerial(entry->prim, args);
-    else
-      dnnl_util::Run(entry->prim, args);
+    dnnl_util::Run(entry->prim,
+                   {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)}, {DNNL_ARG_DST, dnnl_util::Wrap(entry->dst, py)}},
+                   serial);
     dnnl_util::StoreF32(sy, y);
   } catch (const dnnl::error &e) {
     return Fail(ctx, std::string("oneDNN pooling failed: ") + e.what());

@@ -66,7 +66,11 @@ void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &
   late.wait();
 }
 
-SerialScope::SerialScope() : threads_(ApplyThreadCount()) {
+bool SerialMemoryBound(size_t bytes) { return ApplyThreadCount() > 1 && bytes <= kSerialMemoryBoundBytes; }
+
+int ThreadsFor(bool serial) { return serial ? 1 : ApplyThreadCount(); }
+
+SerialScope::SerialScope(bool active) : threads_(active ? ApplyThreadCount() : 0) {
   if (threads_ > 1) omp_set_num_threads(1);
 }
 
@@ -81,6 +85,13 @@ void RunSerial(const dnnl::primitive &p, const std::unordered_map<int, dnnl::mem
   dnnl::stream &use = s ? *s : late;
   p.execute(use, args);
   use.wait();
+}
+
+void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool serial) {
+  if (serial)
+    RunSerial(p, args);
+  else
+    Run(p, args);
 }
 
 dnnl::memory::dims DnnlDims(const Dims &d) {

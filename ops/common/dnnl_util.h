@@ -56,12 +56,20 @@ void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &
 /// one thread and ~100 us on two; one of ppocr-v4-det (~0.5 MiB) 39 us and 153 us.
 inline constexpr size_t kSerialMemoryBoundBytes = size_t{1} << 20;
 
-/// While alive, the calling thread's OpenMP thread count is 1 (restored to the host runtime's on
-/// destruction): oneDNN then creates and runs primitives on the calling thread alone, for work
-/// so small that waking a passive team costs more than it saves.
+/// Whether a memory-bound primitive touching `bytes` is created and run serially: at most
+/// kSerialMemoryBoundBytes, and more than one thread configured.
+bool SerialMemoryBound(size_t bytes);
+
+/// The thread count a primitive is created for (part of its cache key): 1 when `serial`, else
+/// ApplyThreadCount().
+int ThreadsFor(bool serial);
+
+/// While alive (and `active`), the calling thread's OpenMP thread count is 1 (restored to the
+/// host runtime's on destruction): oneDNN then creates and runs primitives on the calling thread
+/// alone, for work so small that waking a passive team costs more than it saves.
 class SerialScope {
  public:
-  SerialScope();
+  explicit SerialScope(bool active = true);
   ~SerialScope();
   SerialScope(const SerialScope &) = delete;
   SerialScope &operator=(const SerialScope &) = delete;
@@ -72,6 +80,9 @@ class SerialScope {
 
 /// Executes `p` inside a SerialScope (a primitive created in one, or a reorder). Throws dnnl::error.
 void RunSerial(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args);
+
+/// RunSerial when `serial` (a primitive created in a SerialScope(serial)), else Run.
+void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool serial);
 
 /// oneDNN dims from ONNX dims.
 dnnl::memory::dims DnnlDims(const Dims &d);
