@@ -1,7 +1,8 @@
 // RotaryEmbedding (ONNX RotaryEmbedding-23): rotates the first rotary_embedding_dim (default: all)
 // features of each head by the angles in cos_cache/sin_cache. X is [B, H, S, D] or [B, S, H*D]
-// (then num_heads is required). With position_ids [B, S] the caches are [max_position, R/2] and
-// row position_ids[b][s] is used; without, the caches are [B, S, R/2]. interleaved = 1 pairs
+// (then num_heads is required). With position_ids [B, S] the caches are [max_position, W] and
+// row position_ids[b][s] is used; without, the caches are [B, S, W]; W >= R/2 (ONNX exports give
+// head_size/2) and the first R/2 columns are used. interleaved = 1 pairs
 // features (2i, 2i+1), else (i, i + R/2). Features past R are copied. Float types, computed in float.
 #include "common/dnnl_util.h"
 
@@ -25,6 +26,7 @@ enum Attr { kInterleaved, kNumHeads, kRotaryDim };
 struct Geometry {
   int64_t b = 0, h = 0, s = 0, d = 0, r = 0;
   bool bhsd = true;  // 4-D [B, H, S, D]; else 3-D [B, S, H*D]
+  int64_t cache_width = 0;  // the caches' last dim: rotary_dim/2 or more (head_size/2); the first r/2 are used
 };
 
 // "" or the reason; `pos` null when position_ids is absent.
@@ -48,11 +50,14 @@ std::string Resolve(const gert::ExtendedKernelContext *ctx, const Dims &x, const
   const int64_t half = g->r / 2;
   if (pos) {
     if (*pos != Dims{g->b, g->s}) return "position_ids " + DimsToString(*pos) + " must be [batch, seq] = " + DimsToString({g->b, g->s});
-    if (cs.size() != 2 || cs[1] != half) return "cos_cache " + DimsToString(cs) + " must be [max_position, " + std::to_string(half) + "] with position_ids";
-  } else if (cs != Dims{g->b, g->s, half}) {
-    return "cos_cache " + DimsToString(cs) + " must be [batch, seq, rotary_dim/2] = " + DimsToString({g->b, g->s, half}) +
-           " without position_ids";
+    if (cs.size() != 2 || cs[1] < half)
+      return "cos_cache " + DimsToString(cs) + " must be [max_position, >= rotary_dim/2 = " + std::to_string(half) +
+             "] with position_ids";
+  } else if (cs.size() != 3 || cs[0] != g->b || cs[1] != g->s || cs[2] < half) {
+    return "cos_cache " + DimsToString(cs) + " must be [batch, seq, >= rotary_dim/2] = [" + std::to_string(g->b) + ", " +
+           std::to_string(g->s) + ", >= " + std::to_string(half) + "] without position_ids";
   }
+  g->cache_width = cs.back();
   return "";
 }
 }  // namespace
@@ -110,7 +115,7 @@ class RotaryEmbedding : public ge::EagerExecuteOp, public ge::ShapeInferOp {
           // Offset of head h at position t: [B, H, S, D] or [B, S, H, D] in memory.
           const int64_t base = g.bhsd ? ((b * g.h + h) * g.s + t) * g.d : ((b * g.s + t) * g.h + h) * g.d;
           const int64_t row = p ? pos[static_cast<size_t>(b * g.s + t)] : b * g.s + t;
-          const float *cr = pc + row * half, *sr = ps + row * half;
+          const float *cr = pc + row * g.cache_width, *sr = ps + row * g.cache_width;
           const float *in = px + base;
           float *out = py + base;
           for (int64_t i = 0; i < half; ++i) {

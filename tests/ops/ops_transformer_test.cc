@@ -225,6 +225,15 @@ TEST_CASE("RotaryEmbedding: halves, interleaved, position_ids, partial rotation,
                {{Fl({1, 1, 1, 4}, x)}, {Fl({2, 1}, {1, c})}, {Fl({2, 1}, {0, s})}, {Tensor(ge::DT_INT64, {1, 1}, std::vector<int64_t>{1})}},
                {{"rotary_embedding_dim", IntAttr(2)}}});
   CheckNearD(Values<float>(out[0]), {c * 1 - s * 2, s * 1 + c * 2, 3, 4});
+  // The same with the caches head_size/2 = 2 wide (as ONNX exports them): only column 0 is used.
+  out = RunOp({"RotaryEmbedding",
+               {{Fl({1, 1, 1, 4}, x)}, {Fl({2, 2}, {1, 9, c, 9})}, {Fl({2, 2}, {0, 9, s, 9})},
+                {Tensor(ge::DT_INT64, {1, 1}, std::vector<int64_t>{1})}},
+               {{"rotary_embedding_dim", IntAttr(2)}}});
+  CheckNearD(Values<float>(out[0]), {c * 1 - s * 2, s * 1 + c * 2, 3, 4});
+  // A cache narrower than rotary_dim/2 (full rotation of 4: 2 columns needed) is refused.
+  CHECK_THAT(RunOpExpectingFailure({"RotaryEmbedding", {{Fl({1, 1, 1, 4}, x)}, {Fl({1, 1, 1}, {c})}, {Fl({1, 1, 1}, {s})}}}),
+             Catch::Contains("must be [batch, seq, >= rotary_dim/2] = [1, 1, >= 2] without position_ids"));
   // 3-D [B=1, S=2, 2 heads * 2]: position 0 angle 0 (identity), position 1 rotates by 90 degrees.
   out = RunOp({"RotaryEmbedding",
                {{Fl({1, 2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})}, {Fl({1, 2, 1}, {1, 0})}, {Fl({1, 2, 1}, {0, 1})}},
