@@ -5,7 +5,7 @@
 // align_corners = 1 maps -1 and 1 to the centres of the corner pixels, 0 to their outer edges.
 // padding_mode: zeros (outside pixels read 0), border (clamped), reflection (mirrored at the
 // borders). As ONNX's reference: a location outside the borders is first clamped (border) or
-// reflected (reflection); nearest rounds half to even in 2-D and half away from zero in 3-D; cubic
+// reflected (reflection); nearest rounds half to even in every rank (ONNX 1.19's reference, np.rint); cubic
 // uses Keys' kernel with A = -0.75 over a 4^r neighbourhood; each neighbour outside X is then
 // padded per padding_mode. Math in double; Y has X's dtype.
 #include <algorithm>
@@ -128,7 +128,7 @@ class Sampler {
   void Taps(const double *g, std::vector<std::pair<int64_t, double>> *taps) const {
     const size_t r = dims_.size();
     std::vector<Axis1d> axes(r);
-    for (size_t i = 0; i < r; ++i) axes[i] = Axis(g[r - 1 - i], dims_[i], r);
+    for (size_t i = 0; i < r; ++i) axes[i] = Axis(g[r - 1 - i], dims_[i]);
     taps->clear();
     std::vector<int> k(r, 0);
     while (true) {
@@ -163,11 +163,11 @@ class Sampler {
     return -1;
   }
 
-  Axis1d Axis(double n, int64_t d, size_t rank) const {
+  Axis1d Axis(double n, int64_t d) const {
     const double len = static_cast<double>(d);
     // The reference holds the unnormalised coordinate in float32.
     double x = static_cast<float>(a_.align ? (n + 1) / 2.0 * (len - 1) : ((n + 1) * len - 1) / 2.0);
-    if (a_.mode == Mode::kNearest) x = rank == 3 ? std::round(x) : std::nearbyint(x);
+    if (a_.mode == Mode::kNearest) x = std::nearbyint(x);
     const double lo = a_.align ? 0.0 : -0.5, hi = a_.align ? len - 1 : len - 0.5;
     if (x < lo || x > hi) {
       if (a_.padding == Padding::kBorder) x = std::clamp(x, 0.0, len - 1);
