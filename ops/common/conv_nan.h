@@ -13,6 +13,7 @@
 #define OPENATC_OPS_COMMON_CONV_NAN_H_
 
 #include "common/conv_core.h"
+#include "common/math_util.h"
 
 namespace openatc_ops {
 
@@ -20,8 +21,6 @@ namespace openatc_ops {
 /// alpha 0, eltwise_clip).
 bool ChainDropsNaN(const std::vector<dnnl_util::PostOpSpec> &ops);
 
-/// True when any of the `n` values is NaN or +-inf (null `p`: false).
-bool AnyNonFinite(const float *p, int64_t n);
 
 /// `raw`: the convolution without post-ops, in Y's layout (p.layout.y_blocked / p.y_strides);
 /// `addend`: the binary_add operand (p.layout.add_blocked) or null; `fused`: the fused result,

@@ -120,6 +120,9 @@ ge::graphStatus CompareBroadcast(const gert::Tensor &a, const gert::Tensor &b, g
 /// True when some element of integer tensor `t` is zero (false for non-integer dtypes).
 bool HasIntZero(const gert::Tensor &t);
 
+/// True when any of the `n` float32 values is NaN or +-inf (null `p`: false). Vectorised.
+bool AnyNonFinite(const float *p, int64_t n);
+
 }  // namespace openatc_ops
 
 /// Every numeric dtype: floats then integers (see op_util.h).

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 
-#include "common/conv_nan.h"
 #include "common/dnnl_softmax.h"
 #include "common/math_util.h"
 
