@@ -192,6 +192,9 @@ TEST_CASE("atc --singleop: each malformed description names its entry and field"
   CHECK(unknown.rfind(prefix("OA1104", "unknown_op_type.json") + "node 'NoSuchOp' (NoSuchOp): entry 0 (op 'NoSuchOp'): "
                                                                "the op type 'NoSuchOp' is not provided",
                       0) == 0);
+  // An op type is not a path: the OM name made from it keeps no '/' (found by singleop_json_fuzz).
+  const std::string path_type = ErrorOf("op_type_path.json", out);
+  CHECK(path_type.rfind(prefix("OA1104", "op_type_path.json") + "node '../models/NoSuchOp' (../models/NoSuchOp): ", 0) == 0);
   CHECK_FALSE(Exists(out));  // nothing written for a file with no valid op
   RemoveTree(dir);
 }

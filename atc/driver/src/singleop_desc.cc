@@ -401,7 +401,12 @@ std::string SingleOpFileName(const SingleOpDesc &op) {
   if (IsPlainName(op.name)) {
     base = op.name;
   } else {
-    base = std::to_string(op.op_index) + "_" + op.type;
+    // The op type is not a file name ("a/b" must not name a folder): anything outside the plain
+    // set becomes '_'.
+    std::string type = op.type;
+    for (char &c : type)
+      if (!IsPlainName(std::string(1, c))) c = '_';
+    base = std::to_string(op.op_index) + "_" + type;
     for (const auto *list : {&op.inputs, &op.outputs}) {
       for (const SingleOpTensor &t : *list) {
         base += "_" + std::to_string(static_cast<int>(t.desc.dtype)) + "_" + std::to_string(static_cast<int>(t.desc.format));
