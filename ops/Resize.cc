@@ -7,8 +7,8 @@
 // in double and round integer outputs to nearest (saturating). Opset 18: `axes` (scales, sizes
 // and roi then hold values for those axes only; the others keep their size) and
 // `keep_aspect_ratio_policy` (with sizes: not_larger / not_smaller resize every listed axis by the
-// smallest / largest of the size ratios, out = floor(scale * in + 0.5)); `antialias` is refused by
-// the front end (atc/frontend_onnx/src/onnx_normalize_new.cc).
+// smallest / largest of the size ratios, out = floor(scale * in + 0.5)) and `antialias` (linear
+// and cubic on a shrinking axis: the stretched kernel of common/resize_plan.h).
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -31,6 +31,7 @@ REG_OP(Resize)
     .ATTR(nearest_mode, String, "round_prefer_floor")
     .ATTR(axes, ListInt, {})
     .ATTR(keep_aspect_ratio_policy, String, "stretch")
+    .ATTR(antialias, Int, 0)
     .OP_END_FACTORY_REG(Resize);
 }  // namespace ge
 
@@ -44,6 +45,7 @@ bool Attrs(const gert::ExtendedKernelContext *ctx, ResizeAttrs *a) {
   a->cubic_a = AttrFloat(ctx, 1, -0.75f);
   a->exclude_outside = AttrInt(ctx, 2, 0) != 0;
   a->extrapolation = AttrFloat(ctx, 3, 0.0f);
+  a->antialias = AttrInt(ctx, 8, 0) != 0;
   return true;
 }
 
@@ -283,6 +285,11 @@ class Resize : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     gert::Tensor *y = AllocChecked(ctx, 0, out, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;
     if (NumElements(out) == 0) return ge::GRAPH_SUCCESS;
+    for (size_t i = 0; i < r; ++i)
+      if (out[i] > 0 && ResizeTaps(a, sc[i]) * static_cast<double>(out[i]) > double(int64_t{1} << 28))
+        return Fail(ctx, "antialias with scale " + std::to_string(sc[i]) + " on axis " + std::to_string(i) +
+                             " needs " + std::to_string(ResizeTaps(a, sc[i])) + " taps per output element (" +
+                             std::to_string(out[i]) + " outputs), over OpenATC's limit of 2^28 taps per axis");
     std::vector<AxisPlan> plans(r);
     for (size_t i = 0; i < r; ++i)
       plans[i] = PlanAxis(a, in[i], out[i], sc[i], roi.empty() ? 0.0 : roi[i], roi.empty() ? 1.0 : roi[i + r]);

@@ -64,20 +64,40 @@ int64_t NearestIndex(double x, NearestMode m) {
   return static_cast<int64_t>(f) + (up ? 1 : 0);
 }
 
+// The Keys cubic kernel with parameter a at distance d (0 from |d| = 2).
+double CubicKernel(double d, double a) {
+  d = std::fabs(d);
+  if (d <= 1) return ((a + 2) * d - (a + 3)) * d * d + 1;
+  if (d < 2) return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a;
+  return 0.0;
+}
+
+// The kernel's half width in input elements: 1 (linear) or 2 (cubic), stretched by 1 / scale
+// when antialias shrinks the axis.
+double Support(const ResizeAttrs &a, double scale) {
+  const double support = a.mode == ResizeMode::kLinear ? 1.0 : 2.0;
+  return a.antialias && scale < 1 ? support / scale : support;
+}
+
 // Keys cubic convolution weights of the 4 taps floor(x)-1 .. floor(x)+2 for t = x - floor(x).
 void CubicWeights(double t, double a, double *w) {
-  auto near = [a](double d) { return ((a + 2) * d - (a + 3)) * d * d + 1; };           // |d| <= 1
-  auto far = [a](double d) { return ((a * d - 5 * a) * d + 8 * a) * d - 4 * a; };      // 1 < |d| < 2
-  w[0] = far(1 + t);
-  w[1] = near(t);
-  w[2] = near(1 - t);
-  w[3] = far(2 - t);
+  w[0] = CubicKernel(1 + t, a);
+  w[1] = CubicKernel(t, a);
+  w[2] = CubicKernel(1 - t, a);
+  w[3] = CubicKernel(2 - t, a);
 }
 }  // namespace
 
+double ResizeTaps(const ResizeAttrs &a, double scale) {
+  if (a.mode == ResizeMode::kNearest) return 1;
+  return 2 * std::ceil(Support(a, scale));
+}
+
 AxisPlan PlanAxis(const ResizeAttrs &a, int64_t in, int64_t out, double scale, double roi_start, double roi_end) {
   AxisPlan p;
-  p.taps = a.mode == ResizeMode::kNearest ? 1 : a.mode == ResizeMode::kLinear ? 2 : 4;
+  p.taps = static_cast<int>(ResizeTaps(a, scale));
+  const bool stretched = a.mode != ResizeMode::kNearest && a.antialias && scale < 1;
+  const double kernel_scale = stretched ? scale : 1.0;
   const size_t taps = static_cast<size_t>(p.taps);
   p.index.assign(static_cast<size_t>(out) * taps, 0);
   p.weight.assign(static_cast<size_t>(out) * taps, 0.0);
@@ -99,8 +119,9 @@ AxisPlan PlanAxis(const ResizeAttrs &a, int64_t in, int64_t out, double scale, d
     }
     // Far outside the axis every tap clamps to the same edge element: bound x so that the
     // integer conversions below stay defined.
-    if (!(x >= -8)) x = -8;
-    if (x > static_cast<double>(in) + 8) x = static_cast<double>(in) + 8;
+    const double margin = 8 + static_cast<double>(taps);
+    if (!(x >= -margin)) x = -margin;
+    if (x > static_cast<double>(in) + margin) x = static_cast<double>(in) + margin;
     const double f = std::floor(x), t = x - f;
     const int64_t x0 = static_cast<int64_t>(f);
     double *w = &p.weight[base];
@@ -108,22 +129,29 @@ AxisPlan PlanAxis(const ResizeAttrs &a, int64_t in, int64_t out, double scale, d
     if (a.mode == ResizeMode::kNearest) {
       idx[0] = clamp(NearestIndex(x, a.nearest));
       w[0] = 1.0;
-    } else if (a.mode == ResizeMode::kLinear) {
-      idx[0] = clamp(x0);
-      idx[1] = clamp(x0 + 1);
-      w[0] = 1.0 - t;
-      w[1] = t;
     } else {
-      CubicWeights(t, a.cubic_a, w);
+      // Taps x0 + first .. x0 + first + taps - 1, symmetric around x.
+      const int64_t first = 1 - static_cast<int64_t>(taps / 2);
+      if (stretched) {
+        for (size_t k = 0; k < taps; ++k) {
+          const double d = kernel_scale * (static_cast<double>(x0 + first + static_cast<int64_t>(k)) - x);
+          w[k] = a.mode == ResizeMode::kLinear ? std::max(0.0, 1.0 - std::fabs(d)) : CubicKernel(d, a.cubic_a);
+        }
+      } else if (a.mode == ResizeMode::kLinear) {
+        w[0] = 1.0 - t;
+        w[1] = t;
+      } else {
+        CubicWeights(t, a.cubic_a, w);
+      }
       double sum = 0;
-      for (int k = 0; k < 4; ++k) {
-        const int64_t raw = x0 - 1 + k;
+      for (size_t k = 0; k < taps; ++k) {
+        const int64_t raw = x0 + first + static_cast<int64_t>(k);
         if (a.exclude_outside && (raw < 0 || raw > last)) w[k] = 0.0;
         sum += w[k];
         idx[k] = clamp(raw);
       }
-      if (a.exclude_outside && sum != 0)
-        for (int k = 0; k < 4; ++k) w[k] /= sum;
+      if ((stretched || a.exclude_outside) && sum != 0)
+        for (size_t k = 0; k < taps; ++k) w[k] /= sum;
     }
     double self = 0;
     for (size_t k = 0; k < taps; ++k) {

@@ -23,7 +23,12 @@
  * Sampling: nearest rounds x_original by `nearest_mode` (round_prefer_floor, round_prefer_ceil,
  * floor, ceil; an integral value is kept); linear and cubic (Keys kernel with `cubic_coeff_a`)
  * read the neighbours of floor(x_original); indices outside the axis are clamped to its edge
- * (with exclude_outside=1, cubic taps outside get weight 0 and the rest are renormalised).
+ * (with exclude_outside=1, taps outside get weight 0 and the rest are renormalised).
+ * Antialias (Resize-18, linear and cubic only): when an axis shrinks (scale < 1) the kernel is
+ * stretched by 1 / scale: tap j weighs kernel(scale * (j - x_original)) (linear: max(0, 1 - |d|);
+ * cubic: the Keys kernel, 0 from |d| = 2), over the 2 * ceil(support / scale) taps around
+ * x_original (support 1 linear, 2 cubic), and the weights are divided by their sum. An axis that
+ * grows or keeps its size samples as without antialias.
  */
 #ifndef OPENATC_OPS_COMMON_RESIZE_PLAN_H_
 #define OPENATC_OPS_COMMON_RESIZE_PLAN_H_
@@ -49,6 +54,7 @@ struct ResizeAttrs {
   double cubic_a = -0.75;
   bool exclude_outside = false;
   double extrapolation = 0.0;
+  bool antialias = false;
 };
 
 /// Parses the attribute strings (ONNX names); false with `*error` naming the bad value.
@@ -64,6 +70,10 @@ struct AxisPlan {
   std::vector<uint8_t> outside;
   bool identity = false;  ///< output == input on this axis (the pass can be skipped)
 };
+
+/// The taps per output element of an axis resized with `scale` (see the file comment: 1 nearest, 2 linear, 4 cubic; more with antialias on a shrinking axis), as a double so
+/// that a tiny scale can be refused before it is planned.
+double ResizeTaps(const ResizeAttrs &a, double scale);
 
 /// The source coordinate of output coordinate `x` (see the file comment). `in` >= 1.
 double SourceCoordinate(CoordMode m, double x, double scale, int64_t in, double roi_start, double roi_end);

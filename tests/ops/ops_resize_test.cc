@@ -1,6 +1,6 @@
 // Resize (ONNX Resize-13, the form the front end also gives Upsample-7/9 and Resize-10) through
 // the one-op harness: every mode (nearest / linear / cubic), coordinate transformation mode and
-// nearest_mode, cubic_coeff_a / exclude_outside, tf_crop_and_resize with extrapolation, N-d
+// nearest_mode, cubic_coeff_a / exclude_outside, antialias, tf_crop_and_resize with extrapolation, N-d
 // (1-D, 2-D, 4-D), scales or sizes as Const or run-time inputs, float/float16/int8/uint8, and
 // the error paths with their messages. Expected values are computed by hand from the formulas of
 // ONNX's Operators.md (see ops/common/resize_plan.h). The Debian Resize/Upsample node cases run in
@@ -115,6 +115,39 @@ TEST_CASE("Resize cubic: Keys weights, cubic_coeff_a, exclude_outside", "[ops][r
   a["cubic_coeff_a"] = FloatAttr(-0.5f);
   o = RunOp({"Resize", {{x}, {}, {Fl({1}, {2})}}, a});
   CHECK(Values<float>(o[0])[1] == Approx(0.4375).margin(1e-6));
+}
+
+TEST_CASE("Resize antialias: the kernel stretched by 1 / scale on a shrinking axis", "[ops][resize]") {
+  // linear, [1, 2, 3, 4] -> 2 (scale 0.5), half_pixel: sources 0.5 and 2.5, taps x0-1 .. x0+2 at
+  // distances (-1.5, -0.5, 0.5, 1.5) * 0.5 weigh (0.25, 0.75, 0.75, 0.25) / 2; tap -1 and 4 clamp.
+  auto lin = Attrs("linear", "half_pixel");
+  lin["antialias"] = IntAttr(1);
+  const HostTensor x = Fl({4}, {1, 2, 3, 4});
+  CheckClose(Values<float>(BySizes(x, {2}, lin)[0]), {1.625f, 3.375f});
+  CheckClose(Values<float>(BySizes(x, {2}, Attrs("linear", "half_pixel"))[0]), {1.5f, 3.5f});  // without
+  // exclude_outside drops the clamped tap and renormalises: 1.5 / 0.875 and 2.875 / 0.875
+  lin["exclude_outside"] = IntAttr(1);
+  CheckClose(Values<float>(BySizes(x, {2}, lin)[0]), {1.5f / 0.875f, 2.875f / 0.875f});
+  // cubic (A = -0.75) over an impulse at index 3 of 8 -> 4: 8 taps, the impulse's normalised
+  // weight K(0.5 * (3 - x)) / 2 at sources 0.5, 2.5, 4.5, 6.5: K(1.25), K(0.25), K(0.75), K(1.75)
+  // over the weight sum 2 (K(0.25) = 0.87890625, K(0.75) = 0.26171875, K(1.25) = -0.10546875,
+  // K(1.75) = -0.03515625).
+  auto cub = Attrs("cubic", "half_pixel");
+  cub["antialias"] = IntAttr(1);
+  const HostTensor impulse = Fl({8}, {0, 0, 0, 1, 0, 0, 0, 0});
+  CheckClose(Values<float>(BySizes(impulse, {4}, cub)[0]), {-0.052734375f, 0.439453125f, 0.130859375f, -0.017578125f});
+  // 2-D: each shrinking axis is filtered; a growing axis samples as without antialias.
+  auto o = RunOp({"Resize", {{Fl({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8})}, {}, {Fl({2}, {2, 0.5f})}}, lin});
+  CHECK(o[0].shape == I64{4, 2});
+  lin.erase("antialias");
+  // the filtered rows (row 1 is row 0 + 4), then grown 2x along H
+  const F rows = {1.5f / 0.875f, 2.875f / 0.875f, 4 + 1.5f / 0.875f, 4 + 2.875f / 0.875f};
+  auto plain = RunOp({"Resize", {{Fl({2, 2}, rows)}, {}, {Fl({2}, {2, 1})}}, lin});
+  CheckClose(Values<float>(o[0]), Values<float>(plain[0]));
+  // nearest ignores antialias (ONNX: linear and cubic only)
+  auto nn = Attrs("nearest", "asymmetric", "floor");
+  nn["antialias"] = IntAttr(1);
+  CheckClose(Values<float>(BySizes(x, {2}, nn)[0]), {1, 3});
 }
 
 TEST_CASE("Resize tf_crop_and_resize: roi and extrapolation_value", "[ops][resize]") {

@@ -5,8 +5,8 @@
 //     constant axes input becomes the attribute again (empty axes + noop = Identity); an axes
 //     input computed in the graph or fed at run time stays input 1, which the built-ins read in
 //     place of the attribute (reported as unsupported only with noop_with_empty_axes = 1).
-//   Resize-18: `antialias` (1 is unsupported); `keep_aspect_ratio_policy` and `axes` reach the
-//     built-in, which implements them.
+//   Resize-18: `antialias`, `keep_aspect_ratio_policy` and `axes` reach the built-in, which
+//     implements them.
 //   Cast/CastLike-19: `saturate` (and Cast/CastLike-24's `round_mode`) only change casts into
 //     float8 types; both reach the built-ins, which implement them (ops/common/cast_convert.h); a
 //     Cast into a dtype OpenATC has not (string, complex) is listed.
@@ -88,9 +88,11 @@ void ReduceAxesInputToAttr(PendingNode &n, const ConstLookup &const_of, const st
   }
 }
 
+// antialias is kept for the built-in (nearest ignores it, as ONNX says); it must be an int.
 void ResizeOpset18(PendingNode &n, const std::string &where, std::vector<Problem> *problems) {
-  if (TakeInt(n, "antialias", 0) != 0 && n.attrs.count("mode") && n.attrs["mode"].s != "nearest")
-    problems->push_back({where, "Resize with antialias = 1 is not supported"});
+  auto it = n.attrs.find("antialias");
+  if (it != n.attrs.end() && it->second.kind != ir::AttrKind::kInt)
+    problems->push_back({where, "Resize's antialias must be an int (0 or 1)"});
 }
 
 // Attributes added after opset 17 that the normalisation or the built-ins handle.

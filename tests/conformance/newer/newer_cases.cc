@@ -206,6 +206,24 @@ void NewOpCases(const std::string &root) {
   }
   r.Output("y", {1, 1, 1, 6}, ry);
   r.Write(root);
+  // Resize-18 antialias, linear, [1,1,1,4] -> sizes [1,1,1,2]: sources 0.5 and 2.5 read 4 taps
+  // with the kernel stretched by 2: weights (0.25, 0.75, 0.75, 0.25) / 2, edge taps clamped.
+  Case al("test_resize_18_antialias_linear_sizes", 18, 9);
+  al.Input("x", {1, 1, 1, 4}, {1, 2, 3, 4});
+  al.IntInit("sizes", {4}, {1, 1, 1, 2});
+  al.AddNode("Resize", {"x", "", "", "sizes"}, {"y"},
+             {onnx::MakeAttribute("mode", std::string("linear")), onnx::MakeAttribute("antialias", int64_t{1})});
+  al.Output("y", {1, 1, 1, 2}, {1.625f, 3.375f});
+  al.Write(root);
+  // cubic (A = -0.75) over an impulse at index 3 of 8, by scale 0.5: the impulse's tap weight
+  // K(0.5 * (3 - src)) over the weight sum 2 at sources 0.5, 2.5, 4.5, 6.5.
+  Case ac("test_resize_18_antialias_cubic_scales", 18, 9);
+  ac.Input("x", {1, 1, 1, 8}, {0, 0, 0, 1, 0, 0, 0, 0});
+  ac.FloatInit("scales", {4}, {1, 1, 1, 0.5f});
+  ac.AddNode("Resize", {"x", "", "scales"}, {"y"},
+             {onnx::MakeAttribute("mode", std::string("cubic")), onnx::MakeAttribute("antialias", int64_t{1})});
+  ac.Output("y", {1, 1, 1, 4}, {-0.052734375f, 0.439453125f, 0.130859375f, -0.017578125f});
+  ac.Write(root);
 }
 
 // Opset-18/19 values of existing attributes: Scatter* max/min, AveragePool unit dilations.
