@@ -14,28 +14,49 @@
 
 namespace openatc_ops {
 
-/// Calls fn(out_index, in_offset[0..N-1]) for every element of `out` in row-major order, where
-/// in_offset[k] follows `strides[k]` (from BroadcastStrides).
-template <size_t N, typename Fn>
-void StridedWalk(const Dims &out, const std::vector<int64_t> (&strides)[N], Fn fn) {
+/// Merges adjacent dims of `out` that every input steps through alike (strides[k][d] ==
+/// strides[k][d + 1] * out[d + 1]: contiguously, or not at all) and drops size-1 dims, so that
+/// the walk's innermost run is as long as the layouts allow (a same-shape or scalar operand: one
+/// run over the whole tensor). The walk over the result visits the same elements in the same order.
+template <size_t N>
+void CollapseBroadcast(Dims *out, std::vector<int64_t> (&strides)[N]) {
+  Dims od;
+  std::vector<int64_t> st[N];
+  for (size_t d = 0; d < out->size(); ++d) {
+    if ((*out)[d] == 1) continue;
+    bool merge = !od.empty();
+    for (size_t k = 0; k < N && merge; ++k) merge = st[k].back() == strides[k][d] * (*out)[d];
+    if (merge) {
+      od.back() *= (*out)[d];
+      for (size_t k = 0; k < N; ++k) st[k].back() = strides[k][d];
+    } else {
+      od.push_back((*out)[d]);
+      for (size_t k = 0; k < N; ++k) st[k].push_back(strides[k][d]);
+    }
+  }
+  *out = od;
+  for (size_t k = 0; k < N; ++k) strides[k] = st[k];
+}
+
+/// Calls run(out_index, in_offset[0..N-1], n, step[0..N-1]) for each innermost run of `out` (n
+/// consecutive outputs; input k advances by step[k] per output), in row-major order, after
+/// CollapseBroadcast; `strides` from BroadcastStrides.
+template <size_t N, typename Run>
+void StridedRuns(Dims out, std::vector<int64_t> (&strides)[N], Run run) {
   const int64_t total = NumElements(out);
   if (total <= 0) return;
+  CollapseBroadcast<N>(&out, strides);
   const size_t rank = out.size();
+  int64_t off[N] = {}, step[N] = {};
   if (rank == 0) {
-    int64_t off[N] = {};
-    fn(int64_t{0}, off);
+    run(int64_t{0}, off, int64_t{1}, step);
     return;
   }
+  for (size_t k = 0; k < N; ++k) step[k] = strides[k][rank - 1];
   std::vector<int64_t> idx(rank, 0);
-  int64_t off[N] = {};
   const int64_t inner = out[rank - 1];
   for (int64_t o = 0; o < total; o += inner) {
-    int64_t cur[N];
-    for (size_t k = 0; k < N; ++k) cur[k] = off[k];
-    for (int64_t j = 0; j < inner; ++j) {
-      fn(o + j, cur);
-      for (size_t k = 0; k < N; ++k) cur[k] += strides[k][rank - 1];
-    }
+    run(o, off, inner, step);
     // Advance the outer index (all dims but the last).
     for (size_t d = rank - 1; d-- > 0;) {
       ++idx[d];
@@ -47,16 +68,55 @@ void StridedWalk(const Dims &out, const std::vector<int64_t> (&strides)[N], Fn f
   }
 }
 
+/// Calls fn(out_index, in_offset[0..N-1]) for every element of `out` in row-major order, where
+/// in_offset[k] follows `strides[k]` (from BroadcastStrides).
+template <size_t N, typename Fn>
+void StridedWalk(const Dims &out, const std::vector<int64_t> (&strides)[N], Fn fn) {
+  std::vector<int64_t> st[N];
+  for (size_t k = 0; k < N; ++k) st[k] = strides[k];
+  StridedRuns<N>(out, st, [&](int64_t o, const int64_t *off, int64_t n, const int64_t *step) {
+    int64_t cur[N];
+    for (size_t k = 0; k < N; ++k) cur[k] = off[k];
+    for (int64_t j = 0; j < n; ++j) {
+      fn(o + j, cur);
+      for (size_t k = 0; k < N; ++k) cur[k] += step[k];
+    }
+  });
+}
+
+/// out[i] = f(a[bcast], b[bcast]) where a holds A, b holds B and out holds R. Runs where each
+/// operand is contiguous or one repeated value get loops of their own (the compiler vectorises
+/// them).
+template <typename A, typename B, typename R, typename F>
+void BinaryBroadcastMixed(const gert::Tensor &a, const gert::Tensor &b, gert::Tensor &out, F f) {
+  const Dims od = ToDims(out.GetStorageShape());
+  std::vector<int64_t> strides[2] = {BroadcastStrides(ToDims(a.GetStorageShape()), od),
+                                     BroadcastStrides(ToDims(b.GetStorageShape()), od)};
+  const A *pa = a.GetData<A>();
+  const B *pb = b.GetData<B>();
+  R *po = out.GetData<R>();
+  StridedRuns<2>(od, strides, [&](int64_t o, const int64_t *off, int64_t n, const int64_t *step) {
+    const A *x = pa + off[0];
+    const B *y = pb + off[1];
+    R *z = po + o;
+    if (step[0] == 1 && step[1] == 1) {
+      for (int64_t j = 0; j < n; ++j) z[j] = f(x[j], y[j]);
+    } else if (step[0] == 1 && step[1] == 0) {
+      const B v = *y;
+      for (int64_t j = 0; j < n; ++j) z[j] = f(x[j], v);
+    } else if (step[0] == 0 && step[1] == 1) {
+      const A v = *x;
+      for (int64_t j = 0; j < n; ++j) z[j] = f(v, y[j]);
+    } else {
+      for (int64_t j = 0; j < n; ++j) z[j] = f(x[j * step[0]], y[j * step[1]]);
+    }
+  });
+}
+
 /// out[i] = f(a[bcast], b[bcast]) with T in, R out.
 template <typename T, typename R, typename F>
 void BinaryBroadcast(const gert::Tensor &a, const gert::Tensor &b, gert::Tensor &out, F f) {
-  const Dims od = ToDims(out.GetStorageShape());
-  const std::vector<int64_t> strides[2] = {BroadcastStrides(ToDims(a.GetStorageShape()), od),
-                                           BroadcastStrides(ToDims(b.GetStorageShape()), od)};
-  const T *pa = a.GetData<T>();
-  const T *pb = b.GetData<T>();
-  R *po = out.GetData<R>();
-  StridedWalk<2>(od, strides, [&](int64_t o, const int64_t *off) { po[o] = f(pa[off[0]], pb[off[1]]); });
+  BinaryBroadcastMixed<T, T, R>(a, b, out, f);
 }
 
 /// Base of binary elementwise ops (Add, Mul, Equal, ...). Derived provides:

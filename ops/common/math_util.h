@@ -46,37 +46,6 @@ ge::graphStatus MapInt(const gert::Tensor &x, gert::Tensor &y, F f) {
   return ge::GRAPH_SUCCESS;
 }
 
-/// out[i] = f(a[bcast], b[bcast]) where a holds A, b holds B and out holds R. Plain loops when an
-/// input has the output's element count (no broadcasting) or holds a single element.
-template <typename A, typename B, typename R, typename F>
-void BinaryBroadcastMixed(const gert::Tensor &a, const gert::Tensor &b, gert::Tensor &out, F f) {
-  const Dims od = ToDims(out.GetStorageShape());
-  const int64_t n = NumElements(od), na = a.GetShapeSize(), nb = b.GetShapeSize();
-  if ((na == n || na == 1) && (nb == n || nb == 1)) {
-    const A *pa = a.GetData<A>();
-    const B *pb = b.GetData<B>();
-    R *po = out.GetData<R>();
-    if (na == n && nb == n) {
-      for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], pb[i]);
-    } else if (na == n) {
-      const B vb = pb[0];
-      for (int64_t i = 0; i < n; ++i) po[i] = f(pa[i], vb);
-    } else if (nb == n) {
-      const A va = pa[0];
-      for (int64_t i = 0; i < n; ++i) po[i] = f(va, pb[i]);
-    } else {
-      for (int64_t i = 0; i < n; ++i) po[i] = f(pa[0], pb[0]);
-    }
-    return;
-  }
-  const std::vector<int64_t> strides[2] = {BroadcastStrides(ToDims(a.GetStorageShape()), od),
-                                           BroadcastStrides(ToDims(b.GetStorageShape()), od)};
-  const A *pa = a.GetData<A>();
-  const B *pb = b.GetData<B>();
-  R *po = out.GetData<R>();
-  StridedWalk<2>(od, strides, [&](int64_t o, const int64_t *off) { po[o] = f(pa[off[0]], pb[off[1]]); });
-}
-
 /// Wrapping (two's complement) integer arithmetic, free of signed-overflow undefined behaviour.
 template <typename T>
 T WrapAdd(T x, T y) {
