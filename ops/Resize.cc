@@ -2,8 +2,9 @@
 // Upsample-7/9 and Resize-10 into this form): resizes X (any rank, float/float16/double or
 // integer types) to `sizes` or to floor(input * `scales`) per axis (exactly one of the two given
 // and non-empty, one value per axis), sampling with `mode` nearest / linear / cubic (N-d,
-// separable: one pass per resized axis) as laid out in common/resize_plan.h. `roi` (2 * rank
-// values, starts then ends, normalised) is read for tf_crop_and_resize only. linear/cubic compute
+// separable: linear/cubic one pass per resized axis, nearest one gather over Y) as laid out in
+// common/resize_plan.h. `roi` (2 * rank values, starts then ends, normalised) is read for
+// tf_crop_and_resize only. linear/cubic compute
 // in double and round integer outputs to nearest (saturating). Opset 18: `axes` (scales, sizes
 // and roi then hold values for those axes only; the others keep their size) and
 // `keep_aspect_ratio_policy` (with sizes: not_larger / not_smaller resize every listed axis by the
@@ -169,27 +170,51 @@ void Pass(const V *src, V *dst, const Dims &d, size_t a, int64_t out, const Axis
     }
 }
 
+// Nearest in one pass over Y: each output element copies the input element its per-axis taps
+// name (or extrapolation_value where tf_crop_and_resize leaves the input); an output block whose
+// source block equals the previous one's (upsampling) is copied from that previous block.
+template <typename T>
+void NearestGather(const T *src, T *dst, const Dims &in, const Dims &out, const std::vector<AxisPlan> &plans, T fill) {
+  const size_t r = in.size();
+  if (r == 0) {
+    dst[0] = src[0];
+    return;
+  }
+  std::vector<int64_t> in_stride(r, 1), out_block(r, 1);
+  for (size_t d = r - 1; d-- > 0;) {
+    in_stride[d] = in_stride[d + 1] * in[d + 1];
+    out_block[d] = out_block[d + 1] * out[d + 1];
+  }
+  auto walk = [&](auto &self, size_t d, const T *s, T *o) -> void {
+    const AxisPlan &p = plans[d];
+    if (d + 1 == r) {
+      for (int64_t q = 0; q < out[d]; ++q)
+        o[q] = p.outside[static_cast<size_t>(q)] ? fill : s[p.index[static_cast<size_t>(q)]];
+      return;
+    }
+    const int64_t block = out_block[d];
+    for (int64_t q = 0; q < out[d]; ++q) {
+      T *ob = o + q * block;
+      const size_t uq = static_cast<size_t>(q);
+      if (p.outside[uq]) {
+        std::fill(ob, ob + block, fill);
+      } else if (q > 0 && !p.outside[uq - 1] && p.index[uq] == p.index[uq - 1]) {
+        std::copy(ob - block, ob, ob);
+      } else {
+        self(self, d + 1, s + p.index[uq] * in_stride[d], ob);
+      }
+    }
+  };
+  walk(walk, 0, src, dst);
+}
+
 template <typename T>
 void Run(const gert::Tensor &x, gert::Tensor &y, const Dims &in, const Dims &out, const std::vector<AxisPlan> &plans,
          const ResizeAttrs &a) {
   const int64_t n_in = NumElements(in);
   Dims cur = in;
   if (a.mode == ResizeMode::kNearest) {
-    std::vector<T> buf(x.GetData<T>(), x.GetData<T>() + n_in), next;
-    const T fill = static_cast<T>(a.extrapolation);
-    for (size_t ax = 0; ax < in.size(); ++ax) {
-      if (plans[ax].identity) continue;
-      Dims nd = cur;
-      nd[ax] = out[ax];
-      next.assign(static_cast<size_t>(NumElements(nd)), T{});
-      Pass<T>(buf.data(), next.data(), cur, ax, out[ax], plans[ax], fill,
-              [](const T *base, T *row, int64_t inner, const int64_t *idx, const double *, size_t) {
-                std::copy(base + idx[0] * inner, base + (idx[0] + 1) * inner, row);
-              });
-      buf.swap(next);
-      cur = nd;
-    }
-    std::copy(buf.begin(), buf.end(), y.GetData<T>());
+    NearestGather<T>(x.GetData<T>(), y.GetData<T>(), in, out, plans, static_cast<T>(a.extrapolation));
     return;
   }
   std::vector<double> buf(static_cast<size_t>(n_in)), next;

@@ -159,6 +159,9 @@ TEST_CASE("Resize tf_crop_and_resize: roi and extrapolation_value", "[ops][resiz
   a["mode"] = StringAttr("nearest");
   o = RunOp({"Resize", {{Fl({4}, {0, 10, 20, 30})}, {Fl({2}, {0, 1.5f})}, {}, {In({1}, {3})}}, a});
   CHECK(Values<float>(o[0]) == F{0, 20, 7});
+  // 2-D: H sources 0, 0.75, 1.5 (outside: a whole row of 7), W sources 0, 1, 2
+  o = RunOp({"Resize", {{Fl({2, 3}, {1, 2, 3, 4, 5, 6})}, {Fl({4}, {0, 0, 1.5f, 1})}, {}, {In({2}, {3, 3})}}, a});
+  CHECK(Values<float>(o[0]) == F{1, 2, 3, 4, 5, 6, 7, 7, 7});
 }
 
 TEST_CASE("Resize dtypes: float16, int8, uint8 (rounded), and an empty scales with sizes", "[ops][resize]") {
