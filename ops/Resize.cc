@@ -4,8 +4,8 @@
 // and non-empty, one value per axis), sampling with `mode` nearest / linear / cubic (N-d,
 // separable: linear/cubic one pass per resized axis, nearest one gather over Y) as laid out in
 // common/resize_plan.h. `roi` (2 * rank values, starts then ends, normalised) is read for
-// tf_crop_and_resize only. linear/cubic compute
-// in double and round integer outputs to nearest (saturating). Opset 18: `axes` (scales, sizes
+// tf_crop_and_resize only. linear/cubic compute in double and round integer outputs to nearest
+// (saturating). Opset 18: `axes` (scales, sizes
 // and roi then hold values for those axes only; the others keep their size) and
 // `keep_aspect_ratio_policy` (with sizes: not_larger / not_smaller resize every listed axis by the
 // smallest / largest of the size ratios, out = floor(scale * in + 0.5)) and `antialias` (linear
@@ -311,9 +311,9 @@ class Resize : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (y == nullptr) return ge::GRAPH_FAILED;
     if (NumElements(out) == 0) return ge::GRAPH_SUCCESS;
     for (size_t i = 0; i < r; ++i)
-      if (out[i] > 0 && ResizeTaps(a, sc[i]) * static_cast<double>(out[i]) > double(int64_t{1} << 28))
+      if (const double taps = ResizeTaps(a, sc[i]); out[i] > 0 && taps * static_cast<double>(out[i]) > 0x1p28)
         return Fail(ctx, "antialias with scale " + std::to_string(sc[i]) + " on axis " + std::to_string(i) +
-                             " needs " + std::to_string(ResizeTaps(a, sc[i])) + " taps per output element (" +
+                             " needs " + std::to_string(taps) + " taps per output element (" +
                              std::to_string(out[i]) + " outputs), over OpenATC's limit of 2^28 taps per axis");
     std::vector<AxisPlan> plans(r);
     for (size_t i = 0; i < r; ++i)

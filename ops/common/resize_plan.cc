@@ -72,11 +72,16 @@ double CubicKernel(double d, double a) {
   return 0.0;
 }
 
-// The kernel's half width in input elements: 1 (linear) or 2 (cubic), stretched by 1 / scale
-// when antialias shrinks the axis.
+// Whether antialias stretches the kernel of this axis (linear or cubic, shrinking).
+bool Stretched(const ResizeAttrs &a, double scale) {
+  return a.mode != ResizeMode::kNearest && a.antialias && scale < 1;
+}
+
+// The kernel's half width in input elements: 1 (linear) or 2 (cubic), times 1 / scale when
+// Stretched.
 double Support(const ResizeAttrs &a, double scale) {
   const double support = a.mode == ResizeMode::kLinear ? 1.0 : 2.0;
-  return a.antialias && scale < 1 ? support / scale : support;
+  return Stretched(a, scale) ? support / scale : support;
 }
 
 // Keys cubic convolution weights of the 4 taps floor(x)-1 .. floor(x)+2 for t = x - floor(x).
@@ -96,7 +101,7 @@ double ResizeTaps(const ResizeAttrs &a, double scale) {
 AxisPlan PlanAxis(const ResizeAttrs &a, int64_t in, int64_t out, double scale, double roi_start, double roi_end) {
   AxisPlan p;
   p.taps = static_cast<int>(ResizeTaps(a, scale));
-  const bool stretched = a.mode != ResizeMode::kNearest && a.antialias && scale < 1;
+  const bool stretched = Stretched(a, scale);
   const double kernel_scale = stretched ? scale : 1.0;
   const size_t taps = static_cast<size_t>(p.taps);
   p.index.assign(static_cast<size_t>(out) * taps, 0);

@@ -377,11 +377,11 @@ class Parser {
   const SingleOpDesc *cur_ = nullptr;
 };
 
+bool IsNameChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-'; }
+
 bool IsPlainName(const std::string &name) {
   if (name.empty() || name == "." || name == "..") return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
-  });
+  return std::all_of(name.begin(), name.end(), IsNameChar);
 }
 
 }  // namespace
@@ -401,11 +401,11 @@ std::string SingleOpFileName(const SingleOpDesc &op) {
   if (IsPlainName(op.name)) {
     base = op.name;
   } else {
-    // The op type is not a file name ("a/b" must not name a folder): anything outside the plain
-    // set becomes '_'.
+    // The op type is not a file name ("a/b" must not name a folder): '.' and anything outside
+    // the name characters become '_'.
     std::string type = op.type;
     for (char &c : type)
-      if (!IsPlainName(std::string(1, c))) c = '_';
+      if (c == '.' || !IsNameChar(c)) c = '_';
     base = std::to_string(op.op_index) + "_" + type;
     for (const auto *list : {&op.inputs, &op.outputs}) {
       for (const SingleOpTensor &t : *list) {
