@@ -193,7 +193,7 @@ std::string WeightCache::Key(const ir::Graph &graph, const ir::Node &node, const
   return (stem.empty() ? std::string("op") : stem) + "_" + h.Hex();
 }
 
-void WeightCache::Pack(const ir::Graph &graph, ir::Node &node, const char *environment,
+void WeightCache::Pack(const ir::Graph &graph, ir::Node &node, const std::string &environment,
                        const std::function<void()> &pack) {
   if (config_.mode == Mode::kDisable) return pack();
   const std::string what = "node '" + node.name + "' (" + node.type + ")";
@@ -202,7 +202,7 @@ void WeightCache::Pack(const ir::Graph &graph, ir::Node &node, const char *envir
     return pack();
   }
   opcache::Use use;
-  use.key = Key(graph, node, environment != nullptr ? environment : "");
+  use.key = Key(graph, node, environment);
   if (use.key.empty()) return pack();
   use.folder = opcache::WeightFolder(config_.dir, soc_version_);
   use.format = kWeightCacheFormat;
@@ -228,7 +228,7 @@ void WeightCache::Pack(const ir::Graph &graph, ir::Node &node, const char *envir
         e.bytes = EncodePackedWeights(node.packed_weights);
         e.fields = {{"op_type", node.type},
                     {"library_xxh3_128", LibraryHash(node.type)},
-                    {"environment", std::string(environment)},
+                    {"environment", environment},
                     {"copies", node.packed_weights.size()}};
         return true;
       },

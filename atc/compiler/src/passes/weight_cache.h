@@ -48,8 +48,8 @@ class WeightCache {
   std::string Key(const ir::Graph &graph, const ir::Node &node, const std::string &environment);
 
   /// Sets node.packed_weights: from a valid entry, else by `pack()` (which fills them and throws
-  /// on failure), then stored. `environment`: the op's PackingEnvironment() (may be null).
-  void Pack(const ir::Graph &graph, ir::Node &node, const char *environment, const std::function<void()> &pack);
+  /// on failure), then stored. `environment`: a copy of the op's PackingEnvironment() text ("": never cached).
+  void Pack(const ir::Graph &graph, ir::Node &node, const std::string &environment, const std::function<void()> &pack);
 
  private:
   std::string LibraryHash(const std::string &op_type);

@@ -1,6 +1,7 @@
 // WeightPrepackPass (passes.h): packed copies of built-in ops' constant inputs into the OM
 // (openatc/weight_packing.h; README "omrun", what is packed and when), through the op compile
 // cache when it is on (weight_cache.h).
+#include <mutex>
 #include <set>
 #include <string>
 
@@ -40,6 +41,17 @@ class Collector : public openatc::PackedWeightSink {
   std::string bad_;
 };
 
+// A copy of `op`'s PackingEnvironment() text. The op's pointer is valid only until the next call
+// on the object, and one object serves every compile in the process (the registry's instance):
+// compiles on several threads (an embedding program, the op tests) call it one at a time here
+// and keep their own copy, also across the PackWeights call that follows.
+std::string EnvironmentOf(openatc::WeightPackingOp &op) {
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  const char *text = op.PackingEnvironment();
+  return text != nullptr ? text : "";
+}
+
 }  // namespace
 
 size_t RunWeightPrepack(ir::Graph &graph, const std::set<std::string> &builtin, WeightCache &cache) {
@@ -51,7 +63,7 @@ size_t RunWeightPrepack(ir::Graph &graph, const std::set<std::string> &builtin, 
     auto op = registry.GetOrCreate(node.type);
     auto *packing = dynamic_cast<openatc::WeightPackingOp *>(op.get());
     if (packing == nullptr) continue;
-    cache.Pack(graph, node, packing->PackingEnvironment(), [&] {
+    cache.Pack(graph, node, EnvironmentOf(*packing), [&] {
       gert_impl::NodeFrame nf(node, [&](size_t a) { return gert_impl::ConstAnchorData(graph, node, a); },
                               gert::kOnHost);
       gert_impl::Services services;  // nothing to allocate: every request fails cleanly
