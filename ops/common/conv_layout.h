@@ -41,8 +41,10 @@ struct ConvLayout {
 /// Blocked convolutions of fewer multiply-adds than this are created and run on the calling
 /// thread alone (dnnl_util::SerialScope): below it, waking the OpenMP team costs more than the
 /// second thread saves (ppocr-mobile-v2-cls at 2 threads: its 1x1 convolutions ran 10x slower
-/// than at 1 thread on a loaded 2-core machine).
-inline constexpr int64_t kSerialConvMacs = 4 << 20;
+/// than at 1 thread on a loaded 2-core machine). Measured on the quiet 2-core machine at 2
+/// threads (omrun median, limit 4M / 16M / 32M): ultraface-rfb-320 4.89 / 3.49 / 3.50 ms (1
+/// thread 3.5), ppocr-v4-det 47.6 / 38.6 / 50.9, ppocr-mobile-v2-cls 1.11 / 1.09 / 1.12.
+inline constexpr int64_t kSerialConvMacs = 16 << 20;
 
 /// The chain layout's block size (8).
 int64_t ChainBlock();
