@@ -2,6 +2,7 @@
 #include "common/dnnl_pool.h"
 
 #include <limits>
+#include <string>
 
 namespace openatc_ops {
 namespace {
@@ -46,6 +47,16 @@ void MaxPoolLoop(const T *x, T *y, int64_t *ind, int64_t nc, const Dims &in, con
         }
   }
 }
+// The pooling primitive descriptor of window `w` on `src` -> `dst`.
+dnnl::pooling_v2_forward::primitive_desc PoolPd(const dnnl::memory::desc &src, const dnnl::memory::desc &dst,
+                                               const Window &w, dnnl::algorithm alg) {
+  Dims dil = w.dilations;
+  for (auto &v : dil) v -= 1;  // oneDNN counts the gaps: 0 = dense
+  dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, dst, dnnl_util::DnnlDims(w.strides),
+                                   dnnl_util::DnnlDims(w.kernel), dnnl_util::DnnlDims(dil),
+                                   dnnl_util::DnnlDims(w.pads_begin), dnnl_util::DnnlDims(w.pads_end));
+  return dnnl::pooling_v2_forward::primitive_desc(d, dnnl_util::Engine());
+}
 }  // namespace
 
 ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, const gert::Tensor &x, gert::Tensor &y,
@@ -68,22 +79,40 @@ ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, c
       PoolEntry e;
       e.src = chain ? ChainF32(xd) : dnnl_util::PlainF32(xd);
       e.dst = chain ? ChainF32(yd) : dnnl_util::PlainF32(yd);
-      Dims dil = w.dilations;
-      for (auto &v : dil) v -= 1;
-      dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg, e.src, e.dst,
-                                       dnnl_util::DnnlDims(w.strides), dnnl_util::DnnlDims(w.kernel),
-                                       dnnl_util::DnnlDims(dil), dnnl_util::DnnlDims(w.pads_begin),
-                                       dnnl_util::DnnlDims(w.pads_end));
-      e.prim = dnnl::pooling_v2_forward(dnnl::pooling_v2_forward::primitive_desc(d, dnnl_util::Engine()));
+      auto pd = PoolPd(e.src, e.dst, w, alg);
+      if (!chain && xd.size() == 4 && std::string(pd.impl_info_str()).rfind("jit", 0) != 0) {
+        auto bpd = PoolPd(ChainF32(xd), ChainF32(yd), w, alg);
+        if (std::string(bpd.impl_info_str()).rfind("jit", 0) == 0) {
+          e.blocked = true;
+          e.user_src = e.src;
+          e.user_dst = e.dst;
+          e.src = ChainF32(xd);
+          e.dst = ChainF32(yd);
+          e.src_in = dnnl::reorder(dnnl::reorder::primitive_desc(dnnl_util::Engine(), e.user_src, dnnl_util::Engine(), e.src));
+          e.dst_out = dnnl::reorder(dnnl::reorder::primitive_desc(dnnl_util::Engine(), e.dst, dnnl_util::Engine(), e.user_dst));
+          pd = bpd;
+        }
+      }
+      e.prim = dnnl::pooling_v2_forward(pd);
       return e;
     });
     std::vector<float> sx, sy;
     const float *px = dnnl_util::AsF32(x, &sx);
     if (px == nullptr) return Fail(ctx, "X must be a float tensor with data");
     float *py = dnnl_util::OutF32(y, &sy);
-    dnnl_util::Run(entry->prim,
-                   {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)}, {DNNL_ARG_DST, dnnl_util::Wrap(entry->dst, py)}},
-                   serial);
+    if (entry->blocked) {
+      thread_local std::vector<float> bx, by;  // the chain-layout X and Y of this thread's pool
+      bx.resize(entry->src.get_size() / sizeof(float) + 1);
+      by.resize(entry->dst.get_size() / sizeof(float) + 1);
+      const dnnl::memory mx = dnnl_util::Wrap(entry->src, bx.data()), my = dnnl_util::Wrap(entry->dst, by.data());
+      dnnl_util::Run(entry->src_in, {{DNNL_ARG_FROM, dnnl_util::Wrap(entry->user_src, px)}, {DNNL_ARG_TO, mx}}, serial);
+      dnnl_util::Run(entry->prim, {{DNNL_ARG_SRC, mx}, {DNNL_ARG_DST, my}}, serial);
+      dnnl_util::Run(entry->dst_out, {{DNNL_ARG_FROM, my}, {DNNL_ARG_TO, dnnl_util::Wrap(entry->user_dst, py)}}, serial);
+    } else {
+      dnnl_util::Run(entry->prim,
+                     {{DNNL_ARG_SRC, dnnl_util::Wrap(entry->src, px)}, {DNNL_ARG_DST, dnnl_util::Wrap(entry->dst, py)}},
+                     serial);
+    }
     dnnl_util::StoreF32(sy, y);
   } catch (const dnnl::error &e) {
     return Fail(ctx, std::string("oneDNN pooling failed: ") + e.what());

@@ -18,6 +18,12 @@ namespace openatc_ops {
 struct PoolEntry {
   dnnl::pooling_v2_forward prim;
   dnnl::memory::desc src, dst;
+  /// A plain 4-D X pooled in the chain layout: oneDNN 2.6 has only its scalar simple_nchw
+  /// kernel for plain NCHW (inception_v2's 1x64x112x112 MaxPool: 12 ms), a jit one for nChw8c,
+  /// so X is reordered in and Y out (user_src/user_dst: the plain descriptors).
+  bool blocked = false;
+  dnnl::memory::desc user_src, user_dst;
+  dnnl::reorder src_in, dst_out;
 };
 using PoolCache = dnnl_util::PrimitiveCache<PoolEntry>;
 

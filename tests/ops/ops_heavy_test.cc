@@ -382,6 +382,36 @@ TEST_CASE("MaxPool with Indices, storage_order, dilations, int8", "[ops][heavy]"
   CHECK_THAT(t, Catch::Contains("kernel_shape [2] has 1 values; the input has 2 spatial axes"));
 }
 
+// A plain 4-D X pools in oneDNN's chain layout (reordered in and out, ops/common/dnnl_pool.h):
+// 2 images of 12 channels (not a multiple of the block of 8) give the values of the plain
+// max-pool loop (the Indices path) and of a direct average.
+TEST_CASE("MaxPool and AveragePool on plain NCHW with channels off the block of 8", "[ops][heavy]") {
+  std::vector<float> x(2 * 12 * 9 * 9);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((i * 37) % 101) - 50.0f;
+  const std::map<std::string, ir::AttrValue> attrs = {
+      {"kernel_shape", IntsAttr({3, 3})}, {"pads", IntsAttr({1, 1, 1, 1})}, {"strides", IntsAttr({2, 2})}};
+  auto fast = RunOp({"MaxPool", {{Tensor(ge::DT_FLOAT, {2, 12, 9, 9}, x)}}, attrs});
+  auto loop = RunOp({"MaxPool", {{Tensor(ge::DT_FLOAT, {2, 12, 9, 9}, x)}}, attrs, 2});
+  REQUIRE(fast[0].shape == Dims{2, 12, 5, 5});
+  CHECK(Values<float>(fast[0]) == Values<float>(loop[0]));
+  auto avg = RunOp({"AveragePool", {{Tensor(ge::DT_FLOAT, {2, 12, 9, 9}, x)}}, attrs});
+  REQUIRE(avg[0].shape == Dims{2, 12, 5, 5});
+  const std::vector<float> got = Values<float>(avg[0]);
+  for (int nc = 0; nc < 24; ++nc)
+    for (int oh = 0; oh < 5; ++oh)
+      for (int ow = 0; ow < 5; ++ow) {
+        double sum = 0;
+        int count = 0;  // count_include_pad 0: the window's cells inside X
+        for (int h = 2 * oh - 1; h <= 2 * oh + 1; ++h)
+          for (int w = 2 * ow - 1; w <= 2 * ow + 1; ++w)
+            if (h >= 0 && w >= 0 && h < 9 && w < 9) {
+              sum += x[(static_cast<size_t>(nc) * 9 + h) * 9 + w];
+              ++count;
+            }
+        CHECK(got[(static_cast<size_t>(nc) * 5 + oh) * 5 + ow] == Approx(sum / count).margin(1e-5));
+      }
+}
+
 TEST_CASE("AveragePool count_include_pad, GlobalAveragePool, GlobalMaxPool", "[ops][heavy]") {
   const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9};
   const std::map<std::string, ir::AttrValue> attrs = {{"kernel_shape", IntsAttr({2, 2})}, {"pads", IntsAttr({1, 1, 0, 0})},
