@@ -15,13 +15,6 @@ dnnl::memory::desc ChainF32(const Dims &d) {
 
 namespace {
 
-// A reorder from `from` to `to`, and whether one is needed at all.
-bool MakeReorder(const dnnl::memory::desc &from, const dnnl::memory::desc &to, dnnl::reorder *r) {
-  if (from == to) return false;
-  *r = dnnl::reorder(dnnl::reorder::primitive_desc(dnnl_util::Engine(), from, dnnl_util::Engine(), to));
-  return true;
-}
-
 // Reorders of at most this many bytes run on the calling thread alone (dnnl_util::RunSerial).
 constexpr size_t kSerialReorderBytes = 256 * 1024;
 
@@ -32,21 +25,12 @@ void Reorder(const dnnl::reorder &r, const dnnl::memory &from, const dnnl::memor
     dnnl_util::Run(r, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
 }
 
-// A per-thread buffer for one tensor of `md` (sides: 0 source, 1 destination, 2 addend, 3 weights).
-float *Scratch(int side, const dnnl::memory::desc &md) {
-  thread_local std::vector<float> buffers[4];
-  std::vector<float> &v = buffers[side];
-  const size_t n = md.get_size() / sizeof(float) + 1;
-  if (v.size() < n) v.resize(n);
-  return v.data();
-}
-
 // `user` (a buffer of `user_md`), reordered into a scratch buffer of `md` when `reorder` is set.
-dnnl::memory Side(int side, const dnnl::memory::desc &user_md, const float *user, bool reorder, const dnnl::reorder &r,
-                  const dnnl::memory::desc &md, bool serial) {
+dnnl::memory Side(dnnl_util::ScratchSide side, const dnnl::memory::desc &user_md, const float *user, bool reorder,
+                  const dnnl::reorder &r, const dnnl::memory::desc &md, bool serial) {
   dnnl::memory m = dnnl_util::Wrap(user_md, user);
   if (!reorder) return m;
-  dnnl::memory t = dnnl_util::Wrap(md, Scratch(side, md));
+  dnnl::memory t = dnnl_util::Wrap(md, dnnl_util::Scratch(side, md));
   Reorder(r, m, t, serial);
   return t;
 }
@@ -103,10 +87,10 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   e->src = pd.src_desc();
   e->wei = pd.weights_desc();
   e->dst = pd.dst_desc();
-  s.src_reorder = MakeReorder(s.src_user, e->src, &s.src_in);
-  s.wei_reorder = MakeReorder(s.wei_user, e->wei, &s.wei_in);
-  s.dst_reorder = MakeReorder(e->dst, s.dst_user, &s.dst_out);
-  s.add_reorder = MakeReorder(s.add_user, e->dst, &s.add_in);
+  s.src_reorder = dnnl_util::MakeReorder(s.src_user, e->src, &s.src_in);
+  s.wei_reorder = dnnl_util::MakeReorder(s.wei_user, e->wei, &s.wei_in);
+  s.dst_reorder = dnnl_util::MakeReorder(e->dst, s.dst_user, &s.dst_out);
+  s.add_reorder = dnnl_util::MakeReorder(s.add_user, e->dst, &s.add_in);
   e->blocked = true;
 }
 
@@ -114,7 +98,7 @@ void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, co
                     const float *pa, int add_index, float *py) {
   const BlockedSides &s = e.sides;
   std::unordered_map<int, dnnl::memory> args;
-  args[DNNL_ARG_SRC] = Side(0, s.src_user, px, s.src_reorder, s.src_in, e.src, s.serial);
+  args[DNNL_ARG_SRC] = Side(dnnl_util::ScratchSide::kSource, s.src_user, px, s.src_reorder, s.src_in, e.src, s.serial);
   if (s.wei_reorder && l.weights_id != 0) {
     PackedWeights &pk = *s.packed;
     if (!pk.ready.load(std::memory_order_acquire)) {
@@ -127,13 +111,16 @@ void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, co
     }
     args[DNNL_ARG_WEIGHTS] = pk.mem;
   } else {
-    args[DNNL_ARG_WEIGHTS] = Side(3, s.wei_user, pw, s.wei_reorder, s.wei_in, e.wei, s.serial);
+    args[DNNL_ARG_WEIGHTS] =
+        Side(dnnl_util::ScratchSide::kWeights, s.wei_user, pw, s.wei_reorder, s.wei_in, e.wei, s.serial);
   }
   if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(e.bias, pb);
   if (add_index >= 0)
     args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] =
-        Side(2, s.add_user, pa, s.add_reorder, s.add_in, e.dst, s.serial);
-  dnnl::memory t = s.dst_reorder ? dnnl_util::Wrap(e.dst, Scratch(1, e.dst)) : dnnl_util::Wrap(e.dst, py);
+        Side(dnnl_util::ScratchSide::kAddend, s.add_user, pa, s.add_reorder, s.add_in, e.dst, s.serial);
+  dnnl::memory t = s.dst_reorder
+                       ? dnnl_util::Wrap(e.dst, dnnl_util::Scratch(dnnl_util::ScratchSide::kDestination, e.dst))
+                       : dnnl_util::Wrap(e.dst, py);
   args[DNNL_ARG_DST] = t;
   if (s.serial)
     dnnl_util::RunSerial(e.prim, args);

@@ -88,8 +88,8 @@ ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, c
           e.user_dst = e.dst;
           e.src = ChainF32(xd);
           e.dst = ChainF32(yd);
-          e.src_in = dnnl::reorder(dnnl::reorder::primitive_desc(dnnl_util::Engine(), e.user_src, dnnl_util::Engine(), e.src));
-          e.dst_out = dnnl::reorder(dnnl::reorder::primitive_desc(dnnl_util::Engine(), e.dst, dnnl_util::Engine(), e.user_dst));
+          dnnl_util::MakeReorder(e.user_src, e.src, &e.src_in);
+          dnnl_util::MakeReorder(e.dst, e.user_dst, &e.dst_out);
           pd = bpd;
         }
       }
@@ -101,10 +101,10 @@ ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, c
     if (px == nullptr) return Fail(ctx, "X must be a float tensor with data");
     float *py = dnnl_util::OutF32(y, &sy);
     if (entry->blocked) {
-      thread_local std::vector<float> bx, by;  // the chain-layout X and Y of this thread's pool
-      bx.resize(entry->src.get_size() / sizeof(float) + 1);
-      by.resize(entry->dst.get_size() / sizeof(float) + 1);
-      const dnnl::memory mx = dnnl_util::Wrap(entry->src, bx.data()), my = dnnl_util::Wrap(entry->dst, by.data());
+      const dnnl::memory mx =
+          dnnl_util::Wrap(entry->src, dnnl_util::Scratch(dnnl_util::ScratchSide::kSource, entry->src));
+      const dnnl::memory my =
+          dnnl_util::Wrap(entry->dst, dnnl_util::Scratch(dnnl_util::ScratchSide::kDestination, entry->dst));
       dnnl_util::Run(entry->src_in, {{DNNL_ARG_FROM, dnnl_util::Wrap(entry->user_src, px)}, {DNNL_ARG_TO, mx}}, serial);
       dnnl_util::Run(entry->prim, {{DNNL_ARG_SRC, mx}, {DNNL_ARG_DST, my}}, serial);
       dnnl_util::Run(entry->dst_out, {{DNNL_ARG_FROM, my}, {DNNL_ARG_TO, dnnl_util::Wrap(entry->user_dst, py)}}, serial);

@@ -115,6 +115,20 @@ dnnl::memory Wrap(const dnnl::memory::desc &md, const float *data) {
   return dnnl::memory(md, Engine(), const_cast<float *>(data));
 }
 
+bool MakeReorder(const dnnl::memory::desc &from, const dnnl::memory::desc &to, dnnl::reorder *r) {
+  if (from == to) return false;
+  *r = dnnl::reorder(dnnl::reorder::primitive_desc(Engine(), from, Engine(), to));
+  return true;
+}
+
+float *Scratch(ScratchSide side, const dnnl::memory::desc &md) {
+  thread_local std::vector<float> buffers[4];
+  std::vector<float> &v = buffers[static_cast<int>(side)];
+  const size_t n = md.get_size() / sizeof(float) + 1;
+  if (v.size() < n) v.resize(n);
+  return v.data();
+}
+
 bool IsFloatDtype(ge::DataType d) { return d == ge::DT_FLOAT || d == ge::DT_FLOAT16 || d == ge::DT_DOUBLE; }
 
 const float *AsF32(const gert::Tensor &t, std::vector<float> *scratch) {

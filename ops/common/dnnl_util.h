@@ -96,6 +96,18 @@ dnnl::memory::desc StridedF32(const Dims &d, const Dims &strides);
 /// A memory object over caller-owned storage (no copy; the storage must outlive its use).
 dnnl::memory Wrap(const dnnl::memory::desc &md, const float *data);
 
+/// A reorder from `from` to `to` in `*r`, and whether one is needed at all (false when the two
+/// descriptors are equal; `*r` is then left as it is). Throws dnnl::error.
+bool MakeReorder(const dnnl::memory::desc &from, const dnnl::memory::desc &to, dnnl::reorder *r);
+
+/// The calling thread's scratch sides for tensors in a layout other than the caller's: a primitive
+/// (a blocked Conv, a pool run in the chain layout) reorders its operands into them.
+enum class ScratchSide { kSource = 0, kDestination = 1, kAddend = 2, kWeights = 3 };
+
+/// A per-thread buffer that holds one tensor of `md` on `side`, valid until the next call for that
+/// side on this thread (it grows, never shrinks).
+float *Scratch(ScratchSide side, const dnnl::memory::desc &md);
+
 /// True for the dtypes the heavy float ops accept: float32, float16, double.
 bool IsFloatDtype(ge::DataType d);
 
