@@ -4,6 +4,7 @@ ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
 FUZZERS    ?= om_reader_fuzz ge_ir_fuzz npy_fuzz value_io_fuzz onnx_fuzz atc_argv_fuzz aipp_config_fuzz singleop_json_fuzz
 FUZZ_TIME  ?= 30
+FUZZ_JOBS  ?= $(JOBS)
 PREFIX     ?= /usr/local/openatc
 ORT_DATA   ?= /usr/share/libonnx-testdata/data
 ORT_FOLDERS ?= node,pytorch-converted,pytorch-operator,simple
@@ -32,7 +33,7 @@ help:
 	@echo "make test     deps + build, then run every test with ctest"
 	@echo "make asan     build with AddressSanitizer+UndefinedBehaviorSanitizer into $(ASAN_BUILD)/ and run the tests"
 	@echo "make fuzz     build the libFuzzer targets ($(FUZZERS)) and their seeds with clang-19 into $(FUZZ_BUILD)/"
-	@echo "make fuzz-smoke  make fuzz, then run each of FUZZERS for FUZZ_TIME=$(FUZZ_TIME) s; fails on any finding"
+	@echo "make fuzz-smoke  make fuzz, then run each of FUZZERS for FUZZ_TIME=$(FUZZ_TIME) s, FUZZ_JOBS=$(FUZZ_JOBS) at once; fails on any finding"
 	@echo "make conformance  run every ONNX backend case of libonnx-testdata and OpenATC's opset-18+ cases; rewrites docs/conformance.md, docs/conformance-newer.md"
 	@echo "make bench    build and run the benchmarks (OM load vs read(), sink replay vs Execute every run, memory-plan arena, op compile cache cold vs warm)"
 	@echo "make conformance-ort  install onnxruntime-node (npm) into $(BUILD)/ort-peer and run ONNX Runtime on the ONNX cases under ORT_DATA=$(ORT_DATA) (folders ORT_FOLDERS=$(ORT_FOLDERS)) with onnx_conformance's tolerances; writes $(BUILD)/ort_conformance.tsv"
@@ -91,7 +92,7 @@ fuzz: deps
 
 # Longer runs: make fuzz-smoke FUZZERS=onnx_fuzz FUZZ_TIME=600 (the corpus in $(FUZZ_BUILD)/fuzz_corpus is kept).
 fuzz-smoke: fuzz
-	tests/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZERS)
+	FUZZ_JOBS=$(FUZZ_JOBS) tests/run_fuzzers.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZERS)
 
 conformance: deps build
 	cmake --build $(BUILD) --target onnx_conformance_report
