@@ -147,6 +147,8 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
         const Dims cd = c ? ToDims(c->GetStorageShape()) : Dims{};
         if (!Resolve(ctx, p->a, p->b, c ? &cd : nullptr, &s).empty() || s.k <= 0) return false;
         GemmDescs(s, &p->ad, &p->bd, &p->yd);
+        p->serial = SerialMatMul(s.m * s.n * s.k);
+        dnnl_util::SerialScope scope(p->serial);
         p->prim = MakeGemm(p->ad, p->bd, p->yd, alpha, beta, c != nullptr && beta != 0.0f);
         return true;
       });
@@ -198,15 +200,17 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
       try {
         dnnl_util::Run(prepared->prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(prepared->ad, pa)},
                                         {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(prepared->bd, pb)},
-                                        {DNNL_ARG_DST, dnnl_util::Wrap(prepared->yd, py)}});
+                                        {DNNL_ARG_DST, dnnl_util::Wrap(prepared->yd, py)}},
+                       prepared->serial);
       } catch (const dnnl::error &e) {
         return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
       }
     } else if (s.k > 0) {
       try {
-        const int threads = dnnl_util::ApplyThreadCount();
+        const bool serial = SerialMatMul(s.m * s.n * s.k);
         dnnl_util::Key key;
-        key.Add("mkn", Dims{s.m, s.k, s.n}).Add("ta", s.ta).Add("tb", s.tb).Add("c", use_c).Add("t", threads);
+        key.Add("mkn", Dims{s.m, s.k, s.n}).Add("ta", s.ta).Add("tb", s.tb).Add("c", use_c);
+        key.Add("t", dnnl_util::ThreadsFor(serial));
         // alpha and beta are node attributes: bit patterns in the key.
         uint32_t ab[2];
         std::memcpy(&ab[0], &alpha, 4);
@@ -214,10 +218,15 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
         key.Add("ab", Dims{ab[0], ab[1]});
         dnnl::memory::desc ad, bd, yd;
         GemmDescs(s, &ad, &bd, &yd);
-        auto prim = cache_.Get(key, [&] { return MakeGemm(ad, bd, yd, alpha, beta, use_c); });
-        dnnl_util::Run(*prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(ad, pa)},
-                               {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(bd, pb)},
-                               {DNNL_ARG_DST, dnnl_util::Wrap(yd, py)}});
+        auto prim = cache_.Get(key, [&] {
+          dnnl_util::SerialScope scope(serial);
+          return MakeGemm(ad, bd, yd, alpha, beta, use_c);
+        });
+        dnnl_util::Run(*prim,
+                       {{DNNL_ARG_SRC, dnnl_util::Wrap(ad, pa)},
+                        {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(bd, pb)},
+                        {DNNL_ARG_DST, dnnl_util::Wrap(yd, py)}},
+                       serial);
       } catch (const dnnl::error &e) {
         return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
       }

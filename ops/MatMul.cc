@@ -64,6 +64,8 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
         p->ad = dnnl_util::PlainF32(s.a);
         p->bd = dnnl_util::PlainF32(s.b);
         p->yd = dnnl_util::PlainF32(s.dst);
+        p->serial = SerialMatMul(NumElements(s.dst) * s.a.back());
+        dnnl_util::SerialScope scope(p->serial);
         p->prim = MakeMatMul(s);
         return true;
       });
@@ -111,19 +113,24 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
       try {
         dnnl_util::Run(p->prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(p->ad, pa)},
                                  {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(p->bd, pb)},
-                                 {DNNL_ARG_DST, dnnl_util::Wrap(p->yd, py)}});
+                                 {DNNL_ARG_DST, dnnl_util::Wrap(p->yd, py)}},
+                       p->serial);
       } catch (const dnnl::error &e) {
         return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
       }
     } else {
       try {
-        const int threads = dnnl_util::ApplyThreadCount();
+        const bool serial = SerialMatMul(NumElements(s.dst) * k);
         dnnl_util::Key key;
-        key.Add("a", s.a).Add("b", s.b).Add("t", threads);
-        auto prim = cache_.Get(key, [&] { return MakeMatMul(s); });
+        key.Add("a", s.a).Add("b", s.b).Add("t", dnnl_util::ThreadsFor(serial));
+        auto prim = cache_.Get(key, [&] {
+          dnnl_util::SerialScope scope(serial);
+          return MakeMatMul(s);
+        });
         dnnl_util::Run(*prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(dnnl_util::PlainF32(s.a), pa)},
                                {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(dnnl_util::PlainF32(s.b), pb)},
-                               {DNNL_ARG_DST, dnnl_util::Wrap(dnnl_util::PlainF32(s.dst), py)}});
+                               {DNNL_ARG_DST, dnnl_util::Wrap(dnnl_util::PlainF32(s.dst), py)}},
+                       serial);
       } catch (const dnnl::error &e) {
         return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
       }

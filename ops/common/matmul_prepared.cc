@@ -11,6 +11,8 @@ bool DimsEqual(const gert::Shape &s, const Dims &d) {
 }
 }  // namespace
 
+bool SerialMatMul(int64_t macs) { return macs < kSerialMatMulMacs && dnnl_util::ApplyThreadCount() > 1; }
+
 bool PreparedMatches(const MatMulPrepared &s, const gert::Tensor &a, const gert::Tensor &b, const gert::Tensor *c) {
   return a.GetDataType() == s.dtype && b.GetDataType() == s.dtype && (c != nullptr) == s.has_c &&
          DimsEqual(a.GetStorageShape(), s.a) && DimsEqual(b.GetStorageShape(), s.b) &&

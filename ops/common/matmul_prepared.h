@@ -15,17 +15,28 @@
 
 namespace openatc_ops {
 
+/// A float MatMul or Gemm of fewer multiply-adds than this (dst elements x K) is created and run
+/// on the calling thread alone (dnnl_util::SerialScope), like a small Conv (conv_layout.h,
+/// kSerialConvMacs): waking the passive OpenMP team for it costs more than a second thread saves.
+inline constexpr int64_t kSerialMatMulMacs = int64_t{4} << 20;
+
+/// Whether a float MatMul or Gemm of `macs` multiply-adds runs serially: fewer than
+/// kSerialMatMulMacs, and more than one thread configured.
+bool SerialMatMul(int64_t macs);
+
 struct MatMulPrepared {
   Dims a, b;                          ///< A's and B's storage dims the primitive was made for
   bool has_c = false;                 ///< Gemm: input C was present
   ge::DataType dtype = ge::DT_FLOAT;  ///< A's and B's dtype (float32, float16 or double)
   int threads = 1;                    ///< dnnl_util::ApplyThreadCount() when it was made
+  bool serial = false;                ///< made (and so run) in a dnnl_util::SerialScope: SerialMatMul
   dnnl::memory::desc ad, bd, yd;      ///< the operand descriptors (strided for Gemm's transposes)
   dnnl::matmul prim;
 };
 
 /// A state for `a`, `b` (and whether C is present) with the primitive `make(&state)` fills in
-/// (it sets ad, bd, yd and prim; may throw dnnl::error), or null when a dim is unknown or zero.
+/// (it sets ad, bd, yd, serial and prim, creating prim in a SerialScope(serial); may throw
+/// dnnl::error), or null when a dim is unknown or zero.
 template <typename Make>
 std::shared_ptr<MatMulPrepared> PrepareMatMul(const gert::Tensor &a, const gert::Tensor &b, bool has_c,
                                               const Make &make) {
