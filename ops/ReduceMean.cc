@@ -18,6 +18,7 @@ namespace openatc_ops {
 class ReduceMean : public ReduceOp<ReduceMean> {
  public:
   static constexpr bool kAxesInput = false;
+  static constexpr bool kCombineMerges = true;  // sums: partial sums add (reduce.h)
   static bool Accepts(ge::DataType d) { return IsNumber(d); }
   template <typename T>
   using Acc = WideAcc<T>;

@@ -19,6 +19,7 @@ namespace openatc_ops {
 class ReduceSum : public ReduceOp<ReduceSum> {
  public:
   static constexpr bool kAxesInput = true;
+  static constexpr bool kCombineMerges = true;  // sums: partial sums add (reduce.h)
   static bool Accepts(ge::DataType d) { return IsNumber(d); }
   template <typename T>
   using Acc = WideAcc<T>;

@@ -78,4 +78,13 @@ bool InferReduceDims(const Dims &in, bool axes_known, const std::vector<int64_t>
   return true;
 }
 
+bool InnermostReduce(const ReducePlan &plan) {
+  if (plan.noop || plan.out_strides.size() != plan.in.size()) return false;
+  size_t kept = plan.in.size();
+  while (kept > 0 && (plan.out_strides[kept - 1] == 0 || plan.in[kept - 1] == 1)) --kept;
+  for (size_t a = 0; a < kept; ++a)
+    if (plan.out_strides[a] == 0 && plan.in[a] != 1) return false;
+  return true;
+}
+
 }  // namespace openatc_ops

@@ -12,6 +12,7 @@
 #define OPENATC_OPS_COMMON_REDUCE_H_
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "common/math_util.h"
@@ -31,6 +32,10 @@ struct ReducePlan {
 bool MakeReducePlan(const Dims &in, const std::vector<int64_t> &axes, bool keepdims, bool noop_with_empty_axes,
                     ReducePlan *plan, std::string *error);
 
+/// True when `plan` reduces exactly the innermost axes (size-1 axes aside): output element r folds
+/// the contiguous input run [r * count, (r + 1) * count).
+bool InnermostReduce(const ReducePlan &plan);
+
 /// Output dims at compile time: `in` may hold -1 dims; `axes_known` false means only the number of
 /// axes `axes_count` is known (-1: not even that), giving -1 dims (or a single -2 for unknown rank).
 bool InferReduceDims(const Dims &in, bool axes_known, const std::vector<int64_t> &axes, int64_t axes_count,
@@ -48,6 +53,10 @@ bool InferReduceDims(const Dims &in, bool axes_known, const std::vector<int64_t>
 ///   template <typename A> static A Init();
 ///   template <typename A> static A Combine(A acc, A value);
 ///   template <typename A, typename T> static T Finish(A acc, int64_t count);
+/// and may declare `static constexpr bool kCombineMerges = true;` when Combine of two partial
+/// accumulators is the accumulator of both parts (sums, max, min): a reduction over the innermost
+/// axes then folds each run of elements into independent partials, which breaks the chain of
+/// dependent adds (a 64-element row of a LayerNorm's ReduceMean: ~8x fewer cycles).
 template <typename Derived>
 class ReduceOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
@@ -126,6 +135,26 @@ class ReduceOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     }
   }
 
+  template <typename D, typename = void>
+  struct CombineMerges : std::false_type {};
+  template <typename D>
+  struct CombineMerges<D, std::void_t<decltype(D::kCombineMerges)>> : std::bool_constant<D::kCombineMerges> {};
+
+  // The accumulator of p[0..n) from 8 partials (Combine merges them: kCombineMerges).
+  template <typename A, typename T>
+  static A FoldRun(const T *p, int64_t n) {
+    constexpr int kParts = 8;
+    A part[kParts];
+    for (A &a : part) a = Derived::template Init<A>();
+    int64_t i = 0;
+    for (; i + kParts <= n; i += kParts)
+      for (int j = 0; j < kParts; ++j) part[j] = Derived::Combine(part[j], static_cast<A>(p[i + j]));
+    for (; i < n; ++i) part[0] = Derived::Combine(part[0], static_cast<A>(p[i]));
+    for (int w = kParts / 2; w > 0; w /= 2)
+      for (int j = 0; j < w; ++j) part[j] = Derived::Combine(part[j], part[j + w]);
+    return part[0];
+  }
+
   template <typename T>
   static void Run(const ReducePlan &plan, const gert::Tensor &x, gert::Tensor &y) {
     const T *p = x.GetData<T>();
@@ -136,6 +165,13 @@ class ReduceOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       return;
     }
     using A = typename Derived::template Acc<T>;
+    if constexpr (CombineMerges<Derived>::value) {
+      if (InnermostReduce(plan)) {
+        for (int64_t r = 0; r < n_out; ++r)
+          q[r] = Derived::template Finish<A, T>(FoldRun<A>(p + r * plan.count, plan.count), plan.count);
+        return;
+      }
+    }
     std::vector<A> acc(static_cast<size_t>(n_out), Derived::template Init<A>());
     const std::vector<int64_t> strides[1] = {plan.out_strides};
     StridedWalk<1>(plan.in, strides, [&](int64_t i, const int64_t *off) {

@@ -71,6 +71,32 @@ TEST_CASE("Pow: float, integer and mixed exponent types", "[ops]") {
   CHECK(RunF("Pow", {{F({2}, {2, -2})}, {Tensor<int64_t>(ge::DT_INT64, {}, {3})}}) == std::vector<float>{8, -8});
 }
 
+// ops/Pow.cc SmallExponent: one exponent of 1, 2, 3 or 0.5 runs as multiplies or a square root,
+// with pow's special values: (-0)^3 = -0, (-0)^0.5 = +0, (-inf)^0.5 = +inf, (-2)^0.5 = NaN.
+TEST_CASE("Pow with one exponent of 1, 2, 3 or 0.5 keeps pow's values and special cases", "[ops]") {
+  const float inf = std::numeric_limits<float>::infinity();
+  const HostTensor x = F({6}, {-0.0f, -inf, 1.5f, -2, 3, 0.1f});
+  CHECK(RunF("Pow", {{x}, {F({}, {1})}}) == std::vector<float>{-0.0f, -inf, 1.5f, -2, 3, 0.1f});
+  CHECK(RunF("Pow", {{x}, {F({}, {2})}}) == std::vector<float>{0, inf, 2.25f, 4, 9, 0.1f * 0.1f});
+  const auto cube = RunF("Pow", {{x}, {F({1, 1}, {3})}});  // Y of higher rank: Z is [1, 6]
+  const double tenth = 0.1f;  // the float nearest 0.1; its cube is exact in double up to one rounding
+  CHECK(cube == std::vector<float>{-0.0f, -inf, 3.375f, -8, 27, static_cast<float>(tenth * tenth * tenth)});
+  CHECK(std::signbit(cube[0]));
+  const auto root = RunF("Pow", {{x}, {F({1}, {0.5f})}});
+  CHECK(root[0] == 0);
+  CHECK_FALSE(std::signbit(root[0]));
+  CHECK(root[1] == inf);
+  CHECK(root[2] == std::sqrt(1.5f));
+  CHECK(std::isnan(root[3]));
+  CHECK(root[4] == std::sqrt(3.0f));
+  CHECK(root[5] == std::sqrt(0.1f));
+  auto d = RunOp({"Pow", {{Tensor<double>(ge::DT_DOUBLE, {3}, {-1.5, 2, 0.25})}, {Tensor<double>(ge::DT_DOUBLE, {}, {3})}}});
+  CHECK(Values<double>(d[0]) == std::vector<double>{-3.375, 8, 0.015625});
+  // Other exponents take std::pow per element: 2^-1, 4^1.5.
+  CHECK(RunF("Pow", {{F({2}, {2, 4})}, {F({}, {-1})}}) == std::vector<float>{0.5f, 0.25f});
+  CHECK(RunF("Pow", {{F({2}, {4, 9})}, {F({}, {1.5f})}}) == std::vector<float>{8, 27});
+}
+
 TEST_CASE("Unary math: Sqrt Exp Log Erf Abs Neg Reciprocal Floor Ceil", "[ops]") {
   CHECK(RunF("Sqrt", {{F({3}, {4, 0.25f, 0})}}) == std::vector<float>{2, 0.5f, 0});
   auto e = RunF("Exp", {{F({2}, {0, 1})}});

@@ -40,6 +40,37 @@ TEST_CASE("ReduceSum takes axes as an input, data or constant", "[ops]") {
   CHECK(Values<float>(empty[0]) == std::vector<float>{0, 0});
 }
 
+// ops/common/reduce.h FoldRun: ReduceSum and ReduceMean over the innermost axes fold each row into
+// 8 partial sums. Integer-valued floats keep every sum exact, so the values are the plain loop's.
+TEST_CASE("ReduceSum and ReduceMean over the innermost axes equal the plain loop", "[ops]") {
+  const int64_t rows = 3, cols = 21;  // 21: two blocks of 8 and a tail of 5
+  std::vector<float> v(static_cast<size_t>(rows * cols));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(static_cast<int>(i * 7 % 11) - 5);
+  std::vector<float> sums(rows, 0.0f);
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) sums[static_cast<size_t>(r)] += v[static_cast<size_t>(r * cols + c)];
+  const HostTensor x = F({rows, 1, cols}, v);
+  auto s = RunOp({"ReduceSum", {{x}, {I64({2}, {1, 2})}}, {{"keepdims", IntAttr(0)}}});
+  CHECK(s[0].shape == std::vector<int64_t>{rows});
+  CHECK(Values<float>(s[0]) == sums);
+  auto m = RunOp({"ReduceMean", {{x}}, {{"axes", IntsAttr({-1})}}});
+  CHECK(m[0].shape == std::vector<int64_t>{rows, 1, 1});
+  std::vector<float> means;
+  for (float t : sums) means.push_back(static_cast<float>(static_cast<double>(t) / cols));
+  CHECK(Values<float>(m[0]) == means);
+  // A kept trailing axis of size 1 still leaves rows contiguous: [2, 3, 1] over axis 1.
+  auto k = RunOp({"ReduceSum", {{F({2, 3, 1}, {1, 2, 3, 4, 5, 6})}, {I64({1}, {1})}}});
+  CHECK(k[0].shape == std::vector<int64_t>{2, 1, 1});
+  CHECK(Values<float>(k[0]) == std::vector<float>{6, 15});
+  // Axes 0 and 2 of [2, 3, 2] are not innermost: the strided walk ({1..12}: 1+2+7+8, ...).
+  std::vector<float> w(12);
+  for (size_t i = 0; i < w.size(); ++i) w[i] = static_cast<float>(i + 1);
+  auto g = RunOp({"ReduceSum", {{F({2, 3, 2}, w)}, {I64({2}, {0, 2})}}, {{"keepdims", IntAttr(0)}}});
+  CHECK(Values<float>(g[0]) == std::vector<float>{18, 26, 34});
+  auto i64 = RunOp({"ReduceSum", {{Tensor<int64_t>(ge::DT_INT64, {1, 9}, {1, 2, 3, 4, 5, 6, 7, 8, 9})}, {I64({1}, {1})}}});
+  CHECK(Values<int64_t>(i64[0]) == std::vector<int64_t>{45});
+}
+
 TEST_CASE("ReduceMean/Max/Min/Prod/L2 with the axes attribute and keepdims", "[ops]") {
   auto m = RunOp({"ReduceMean", {{k23}}, {{"axes", IntsAttr({1})}, {"keepdims", IntAttr(0)}}});
   CHECK(m[0].shape == std::vector<int64_t>{2});
