@@ -25,16 +25,22 @@ size_t Count(const std::string &s, const std::string &p) {
   return n;
 }
 
-std::string GraphJson() {
+// `chained`: a second GmOverrun reads the first one's outputs, which are then tensors of the
+// memory plan (named by the labels made at load, loader/runtime/src/prepare_nodes.cc).
+std::string GraphJson(bool chained = false) {
   const std::string d = "{ \"dtype\": \"DT_FLOAT\", \"shape\": { \"dim\": [\"20\"] }, \"layout\": \"ND\" }";
   auto data = [&](const std::string &name, int index) {
     return "{ \"name\": \"" + name + "\", \"type\": \"Data\", \"input\": [\"\"], \"attr\": { \"index\": { \"i\": \"" +
            std::to_string(index) + "\" } }, \"inputDesc\": [" + d + "], \"outputDesc\": [" + d + "] }";
   };
-  return "{ \"name\": \"gm\", \"graph\": [ { \"name\": \"gm\", \"output\": [\"over:0\", \"over:1\"], \"op\": [" +
-         data("x0", 0) + ", " + data("x1", 1) +
-         ", { \"name\": \"over\", \"type\": \"GmOverrun\", \"input\": [\"x0:0\", \"x1:0\"], \"outputDesc\": [" + d +
-         ", " + d + "] } ] } ] }";
+  auto over = [&](const std::string &name, const std::string &a, const std::string &b) {
+    return ", { \"name\": \"" + name + "\", \"type\": \"GmOverrun\", \"input\": [\"" + a + "\", \"" + b +
+           "\"], \"outputDesc\": [" + d + ", " + d + "] }";
+  };
+  const std::string last = chained ? "again" : "over";
+  return "{ \"name\": \"gm\", \"graph\": [ { \"name\": \"gm\", \"output\": [\"" + last + ":0\", \"" + last +
+         ":1\"], \"op\": [" + data("x0", 0) + ", " + data("x1", 1) + over("over", "x0:0", "x1:0") +
+         (chained ? over("again", "over:0", "over:1") : "") + " ] } ] }";
 }
 
 std::vector<float> Values(float base) {
@@ -60,8 +66,8 @@ std::vector<float> ReadFloats(const std::string &path) {
 struct Dir {
   std::string path = MakeTempDir();
   ~Dir() { RemoveTree(path); }
-  CommandResult Atc(const std::string &soc) const {
-    WriteBytes(path + "/g.json", GraphJson());
+  CommandResult Atc(const std::string &soc, bool chained = false) const {
+    WriteBytes(path + "/g.json", GraphJson(chained));
     std::map<std::string, std::string> set = {{"ASCEND_CUSTOM_OPP_PATH", BuildPath("tests/opp/gm_overrun")}};
     std::vector<std::string> unset = {"OPENATC_GM_CHECK"};
     if (soc == "host") unset.push_back("OPENATC_EMULATION");
@@ -125,4 +131,18 @@ TEST_CASE("gm check: an Ascend C kernel writing past its outputs", "[e2e][gm]") 
       CHECK(y1[i] == x1[i] + 1.0f);
     }
   }
+}
+
+TEST_CASE("gm check: an overrun of a planned intermediate tensor names it by node and output", "[e2e][gm]") {
+  Dir d;
+  auto atc = d.Atc("host", true);
+  INFO(atc.err);
+  REQUIRE(atc.exit_code == 0);
+  auto run = d.Omrun("");
+  INFO(run.err);
+  CHECK(run.exit_code == 6);
+  CHECK(Contains(run.err, "node 'over' (GmOverrun): a kernel accessed global memory outside its buffer: "));
+  const std::string tail = "' of model " + d.path + "/m.om (80 bytes, planned), 16 bytes past its end";
+  CHECK((Contains(run.err, "at offset 64 of tensor 'over:0" + tail) ||
+         Contains(run.err, "at offset 64 of tensor 'over:1" + tail)));
 }

@@ -528,12 +528,11 @@ class Run {
     }
     gert_impl::InitTensor(out, node.output_descs[k], addr, size);
     // No memory yet: the op allocates it, and ExecServices labels that buffer (every run of a
-    // dynamic model takes this path: no label to build here).
-    if (addr == nullptr) return;
-    const std::string bytes = std::to_string(size) + " bytes";
-    labels_[key] = planned ? "tensor '" + node.name + ":" + std::to_string(k) + "' of model " + im_.path + " (" + bytes +
-                                 ", planned)"
-                           : "output " + std::to_string(OutputIndexOf(key)) + " of model " + im_.path + " (" + bytes + ")";
+    // dynamic model takes this path: no label to build here). A planned tensor's label was made
+    // at load (Impl::planned_labels).
+    if (addr == nullptr || planned) return;
+    labels_[key] = "output " + std::to_string(OutputIndexOf(key)) + " of model " + im_.path + " (" +
+                   std::to_string(size) + " bytes)";
   }
 
   void RunCustom(size_t i) {
@@ -632,6 +631,17 @@ class Run {
     im_.observer->Finished(i, ins, outs);
   }
 
+  // The load-time label of endpoint `key` when `addr` is its slot in the arena, else "".
+  const std::string &PlannedLabel(const Key &key, const void *addr) const {
+    static const std::string kNone;
+    const size_t node = static_cast<size_t>(key.first), k = static_cast<size_t>(key.second);
+    if (im_.arena == nullptr || node >= im_.planned_labels.size() || k >= im_.planned_labels[node].size())
+      return kNone;
+    const auto &plan = g_.nodes[node].plan.output_offsets;
+    if (k >= plan.size() || plan[k] < 0 || addr != im_.arena->data() + plan[k]) return kNone;
+    return im_.planned_labels[node][k];
+  }
+
   // Registers tensor `t` of endpoint `key` for the node's run, unless a registered buffer holds it.
   void Register(std::vector<rt::GmRegistration> &out, const gert::Tensor &t, const Key &key) {
     const void *addr = t.GetAddr();
@@ -640,8 +650,10 @@ class Run {
     static const std::string kNone;
     const size_t node = static_cast<size_t>(key.first);
     const std::string &weight = node < im_.const_labels.size() ? im_.const_labels[node] : kNone;
+    const std::string &planned = PlannedLabel(key, addr);
     out.emplace_back(addr, t.GetSize(),
                      l != labels_.end() ? l->second
+                     : !planned.empty() ? planned
                      : !weight.empty()  ? weight
                                         : "output " + std::to_string(key.second) + " of node '" +
                                               g_.nodes[static_cast<size_t>(key.first)].name + "'");

@@ -67,6 +67,10 @@ struct LoadedModel::Impl {
   std::map<int32_t, size_t> input_slot;
   /// Per Const / Constant node (empty for others): how the global-memory checks name its weight.
   std::vector<std::string> const_labels;
+  /// Per node, per output: how the global-memory checks name its tensor in the memory plan's arena
+  /// (empty when the output has no planned slot or the model no arena). Made at load, so that a
+  /// run builds no label text for planned tensors.
+  std::vector<std::vector<std::string>> planned_labels;
   std::vector<IoDesc> inputs, outputs;
   /// True when some tensor's shape is known only at run time (a -1 dim): then every ShapeInferOp
   /// node re-infers its outputs from the real inputs before Execute (GE's dynamic-shape path).

@@ -1,11 +1,12 @@
-// Per-node state made once at load (model_impl.h NodeRuntime::state, reduced_to): what the
-// executor would otherwise look up on every run. WeightPackingOp nodes of a static model get
-// PrepareNode with their constant inputs and the OM's packed copies (openatc/weight_packing.h).
-// In a dynamic model they get it at run time instead, once per distinct set of input shapes
-// (PrepareForShapes): a run whose shapes equal one of the node's last kShapeStates prepared ones
-// prepares nothing.
+// Per-node state made once at load (model_impl.h NodeRuntime::state, reduced_to, the labels of
+// weights and planned tensors): what the executor would otherwise build on every run.
+// WeightPackingOp nodes of a static model get PrepareNode with their constant inputs and the OM's
+// packed copies (openatc/weight_packing.h). In a dynamic model they get it at run time instead,
+// once per distinct set of input shapes (PrepareForShapes): a run whose shapes equal one of the
+// node's last kShapeStates prepared ones prepares nothing.
 #include "prepare_nodes.h"
 
+#include "openatc/common/dtype.h"
 #include "openatc/gert/node_frame.h"
 #include "openatc/opp/call_guard.h"
 #include "openatc/weight_packing.h"
@@ -100,6 +101,18 @@ void PrepareNodes(LoadedModel::Impl &im) {
     if (v == node.attrs.end() || !v->second.t) continue;
     im.const_labels[i] = "weight '" + node.name + "' of model " + im.path + " (" +
                          std::to_string(v->second.t->data.size) + " bytes)";
+  }
+  im.planned_labels.assign(g.nodes.size(), {});
+  for (size_t i = 0; im.arena != nullptr && i < g.nodes.size(); ++i) {
+    const ir::Node &node = g.nodes[i];
+    const auto &plan = node.plan.output_offsets;
+    for (size_t k = 0; k < plan.size() && k < node.output_descs.size(); ++k) {
+      if (plan[k] < 0) continue;
+      const auto &d = node.output_descs[k];
+      im.planned_labels[i].resize(plan.size());
+      im.planned_labels[i][k] = "tensor '" + node.name + ":" + std::to_string(k) + "' of model " + im.path + " (" +
+                                std::to_string(TensorByteSize(d.dtype, d.shape).value_or(0)) + " bytes, planned)";
+    }
   }
   for (size_t i = 0; i < im.nodes.size(); ++i) {
     NodeRuntime &nr = im.nodes[i];
