@@ -16,19 +16,25 @@ constexpr size_t kRound = 512;  // GE rounds output and workspace sizes up to 51
 size_t RoundUp(size_t n) { return n == 0 ? kRound : (n + kRound - 1) / kRound * kRound; }
 }  // namespace
 
+size_t HostBuffer::Capacity(size_t size) { return (size + kAlign - 1) / kAlign * kAlign + kAlign; }
+
 HostBuffer::HostBuffer(size_t size, Fill fill) : size_(size) {
-  data_ = static_cast<uint8_t *>(std::aligned_alloc(kAlign, (size + kAlign - 1) / kAlign * kAlign + kAlign));
+  data_ = static_cast<uint8_t *>(std::aligned_alloc(kAlign, Capacity(size)));
   if (data_ == nullptr) throw std::bad_alloc();
   if (fill == Fill::kZero) std::memset(data_, 0, size);
 }
-HostBuffer::HostBuffer(size_t size, size_t checked, std::string label) : HostBuffer(size, Fill::kNone) {
+HostBuffer::HostBuffer(size_t size, size_t checked, std::string label, std::shared_ptr<BufferPool> pool)
+    : size_(size), pool_(std::move(pool)) {
+  data_ = pool_ ? pool_->Take(Capacity(size)) : static_cast<uint8_t *>(std::aligned_alloc(kAlign, Capacity(size)));
+  if (data_ == nullptr) throw std::bad_alloc();
   const size_t head = checked < size ? checked : size;
   std::memset(data_ + head, 0, size - head);
   checked_ = rt::GmRegistration(data_, checked, std::move(label));
 }
 HostBuffer::~HostBuffer() {
   checked_ = rt::GmRegistration();  // unregister before the memory goes
-  std::free(data_);
+  if (pool_) pool_->Give(data_, Capacity(size_));
+  else std::free(data_);
 }
 
 gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index, const gert::StorageShape &shape,
@@ -80,7 +86,7 @@ gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index
       label->second = "output " + std::to_string(index) + " of node '" + f.node->name + "' (" + std::to_string(bytes) +
                       " bytes, allocated at run time)";
     }
-    buf = std::make_shared<HostBuffer>(RoundUp(bytes), bytes, label->second);
+    buf = std::make_shared<HostBuffer>(RoundUp(bytes), bytes, label->second, pool_);
   } catch (const std::bad_alloc &) {
     LogError("node '" + f.node->name + "': cannot allocate " + std::to_string(bytes) + " bytes for output " +
              std::to_string(index));

@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "buffer_pool.h"
 #include "openatc/gert/frame.h"
 #include "openatc/rt/gm_registry.h"
 
@@ -22,7 +23,8 @@ class HostBuffer {
  public:
   enum class Fill { kZero, kNone };  ///< kNone: the caller writes every byte before reading any
   explicit HostBuffer(size_t size, Fill fill = Fill::kZero);
-  HostBuffer(size_t size, size_t checked, std::string label);
+  /// With `pool` (not null), the memory is taken from and given back to it (buffer_pool.h).
+  HostBuffer(size_t size, size_t checked, std::string label, std::shared_ptr<BufferPool> pool = nullptr);
   ~HostBuffer();
   HostBuffer(const HostBuffer &) = delete;
   HostBuffer &operator=(const HostBuffer &) = delete;
@@ -30,8 +32,11 @@ class HostBuffer {
   size_t size() const { return size_; }
 
  private:
+  static size_t Capacity(size_t size);  ///< bytes allocated for `size`
+
   uint8_t *data_ = nullptr;
   size_t size_ = 0;
+  std::shared_ptr<BufferPool> pool_;
   rt::GmRegistration checked_;
 };
 
@@ -59,6 +64,8 @@ class ExecServices : public gert_impl::Services {
   /// Where MallocOutputTensor keeps the labels of the outputs it allocated (by output index:
   /// bytes, label), so that a later run of the node allocating the same sizes builds none.
   void set_label_cache(std::vector<std::pair<size_t, std::string>> *cache) { label_cache_ = cache; }
+  /// Where MallocOutputTensor takes output memory from (the model's pool; null: malloc).
+  void set_pool(std::shared_ptr<BufferPool> pool) { pool_ = std::move(pool); }
   /// Output i was handed its pre-bound memory (the memory plan or a caller's output buffer).
   bool used_prebound(size_t i) const { return i < prebound_.size() && prebound_[i]; }
 
@@ -67,6 +74,7 @@ class ExecServices : public gert_impl::Services {
 
   void *stream_;
   std::vector<std::pair<size_t, std::string>> *label_cache_ = nullptr;
+  std::shared_ptr<BufferPool> pool_;
   std::vector<std::shared_ptr<HostBuffer>> outputs_;
   std::vector<int64_t> ref_inputs_;
   std::vector<bool> prebound_;

@@ -157,6 +157,7 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
   if (!sink) {
     auto services = std::make_unique<ExecServices>(im.stream);
     services->set_label_cache(&nr.output_labels);
+    services->set_pool(im.pool);
     frame.services = services.get();
     if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(node, nr, frame);
     if (im.dynamic) PrepareForShapes(im, i, frame);
@@ -191,6 +192,7 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
     rec = SinkRecord{};  // addresses moved and nothing can patch them: record again
   }
   auto services = std::make_unique<ExecServices>(im.stream);
+  services->set_pool(im.pool);
   frame.services = services.get();
   if (rec.captured) {  // a host-side node: Execute every run
     CallExecute(node, nr, frame, im.stream);

@@ -75,6 +75,8 @@ struct LoadedModel::Impl {
   /// True when some tensor's shape is known only at run time (a -1 dim): then every ShapeInferOp
   /// node re-infers its outputs from the real inputs before Execute (GE's dynamic-shape path).
   bool dynamic = false;
+  /// Where the run-time outputs' memory (a model without a static plan) is kept between runs.
+  std::shared_ptr<BufferPool> pool = std::make_shared<BufferPool>();
   /// The static memory plan's arena (null when the OM has no plan).
   std::unique_ptr<HostBuffer> arena;
   size_t arena_bytes = 0;
