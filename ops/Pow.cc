@@ -1,9 +1,9 @@
 // Pow (ONNX Pow-15): Z = X ^ Y with multidirectional broadcasting. X (T): int32, int64, float16,
 // float, double; Y (T1): any integer or float type; Z has X's dtype. Floats use std::pow (float16
-// in float, rounded once), except a single float exponent of 1, 2, 3 or 0.5 on a float or double X:
-// multiplies or a square root (SmallExponent). Integer X with integer Y is exact repeated multiplication (wrapping);
-// a negative integer exponent gives the truncated 1/X^|Y| (1, -1 or 0; 0^-n is an error). Integer X
-// with a float Y truncates pow(X, Y) toward zero (saturating).
+// in float, rounded once), except a single float exponent of 1, 2, 3 or 0.5 on a float or double
+// X: multiplies or a square root (SmallExponent). Integer X with integer Y is exact repeated
+// multiplication (wrapping); a negative integer exponent gives the truncated 1/X^|Y| (1, -1 or 0;
+// 0^-n is an error). Integer X with a float Y truncates pow(X, Y) toward zero (saturating).
 #include <cmath>
 #include <limits>
 
@@ -113,14 +113,14 @@ ge::graphStatus PowWithBase(const gert::Tensor &x, const gert::Tensor &y, gert::
 // exponent do not fit.
 template <typename T>
 bool SmallExponent(const gert::Tensor &x, const gert::Tensor &y, const Dims &out, gert::Tensor &z) {
-  if (y.GetShapeSize() != 1 || y.GetAddr() == nullptr || NumElements(out) != x.GetShapeSize()) return false;
+  const int64_t n = NumElements(out);
+  if (y.GetShapeSize() != 1 || y.GetAddr() == nullptr || n != x.GetShapeSize()) return false;
   double e;
   if (y.GetDataType() == ge::DT_FLOAT) e = y.GetData<float>()[0];
   else if (y.GetDataType() == ge::DT_DOUBLE) e = y.GetData<double>()[0];
   else return false;
   const T *p = x.GetData<T>();
   T *q = z.GetData<T>();
-  const int64_t n = NumElements(out);
   if (e == 1.0) {
     for (int64_t i = 0; i < n; ++i) q[i] = p[i];
   } else if (e == 2.0) {

@@ -44,7 +44,9 @@ class HostBuffer {
 /// workspaces and args blocks live until the node has finished.
 class ExecServices : public gert_impl::Services {
  public:
-  explicit ExecServices(void *stream) : stream_(stream) {}
+  /// `pool`: where MallocOutputTensor takes output memory from (the model's; null: malloc).
+  explicit ExecServices(void *stream, std::shared_ptr<BufferPool> pool = nullptr)
+      : stream_(stream), pool_(std::move(pool)) {}
   void *Stream(gert_impl::Frame &) override { return stream_; }
   gert::Tensor *MallocOutputTensor(gert_impl::Frame &f, size_t index, const gert::StorageShape &shape,
                                    const gert::StorageFormat &format, ge::DataType dtype) override;
@@ -64,8 +66,6 @@ class ExecServices : public gert_impl::Services {
   /// Where MallocOutputTensor keeps the labels of the outputs it allocated (by output index:
   /// bytes, label), so that a later run of the node allocating the same sizes builds none.
   void set_label_cache(std::vector<std::pair<size_t, std::string>> *cache) { label_cache_ = cache; }
-  /// Where MallocOutputTensor takes output memory from (the model's pool; null: malloc).
-  void set_pool(std::shared_ptr<BufferPool> pool) { pool_ = std::move(pool); }
   /// Output i was handed its pre-bound memory (the memory plan or a caller's output buffer).
   bool used_prebound(size_t i) const { return i < prebound_.size() && prebound_[i]; }
 

@@ -155,9 +155,8 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
     return nullptr;  // outputs are the planned / bound memory
   }
   if (!sink) {
-    auto services = std::make_unique<ExecServices>(im.stream);
+    auto services = std::make_unique<ExecServices>(im.stream, im.pool);
     services->set_label_cache(&nr.output_labels);
-    services->set_pool(im.pool);
     frame.services = services.get();
     if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(node, nr, frame);
     if (im.dynamic) PrepareForShapes(im, i, frame);
@@ -191,8 +190,7 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
     }
     rec = SinkRecord{};  // addresses moved and nothing can patch them: record again
   }
-  auto services = std::make_unique<ExecServices>(im.stream);
-  services->set_pool(im.pool);
+  auto services = std::make_unique<ExecServices>(im.stream, im.pool);
   frame.services = services.get();
   if (rec.captured) {  // a host-side node: Execute every run
     CallExecute(node, nr, frame, im.stream);
@@ -637,11 +635,10 @@ class Run {
   const std::string &PlannedLabel(const Key &key, const void *addr) const {
     static const std::string kNone;
     const size_t node = static_cast<size_t>(key.first), k = static_cast<size_t>(key.second);
-    if (im_.arena == nullptr || node >= im_.planned_labels.size() || k >= im_.planned_labels[node].size())
-      return kNone;
-    const auto &plan = g_.nodes[node].plan.output_offsets;
-    if (k >= plan.size() || plan[k] < 0 || addr != im_.arena->data() + plan[k]) return kNone;
-    return im_.planned_labels[node][k];
+    if (node >= im_.planned_labels.size() || k >= im_.planned_labels[node].size()) return kNone;
+    const std::string &label = im_.planned_labels[node][k];  // non-empty: a slot in the arena
+    if (label.empty() || addr != im_.arena->data() + g_.nodes[node].plan.output_offsets[k]) return kNone;
+    return label;
   }
 
   // Registers tensor `t` of endpoint `key` for the node's run, unless a registered buffer holds it.

@@ -6,6 +6,8 @@
 // node's last kShapeStates prepared ones prepares nothing.
 #include "prepare_nodes.h"
 
+#include <algorithm>
+
 #include "openatc/common/dtype.h"
 #include "openatc/gert/node_frame.h"
 #include "openatc/opp/call_guard.h"
@@ -106,10 +108,10 @@ void PrepareNodes(LoadedModel::Impl &im) {
   for (size_t i = 0; im.arena != nullptr && i < g.nodes.size(); ++i) {
     const ir::Node &node = g.nodes[i];
     const auto &plan = node.plan.output_offsets;
-    for (size_t k = 0; k < plan.size() && k < node.output_descs.size(); ++k) {
+    im.planned_labels[i].resize(std::min(plan.size(), node.output_descs.size()));
+    for (size_t k = 0; k < im.planned_labels[i].size(); ++k) {
       if (plan[k] < 0) continue;
       const auto &d = node.output_descs[k];
-      im.planned_labels[i].resize(plan.size());
       im.planned_labels[i][k] = "tensor '" + node.name + ":" + std::to_string(k) + "' of model " + im.path + " (" +
                                 std::to_string(TensorByteSize(d.dtype, d.shape).value_or(0)) + " bytes, planned)";
     }
