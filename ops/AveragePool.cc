@@ -19,12 +19,13 @@ REG_OP(AveragePool)
     .ATTR(strides, ListInt, {})
     .ATTR(openatc_chain_layout, Int, 0)
     .ATTR(dilations, ListInt, {})
+    .ATTR(openatc_chain_block, Int, 8)
     .OP_END_FACTORY_REG(AveragePool);
 }  // namespace ge
 
 namespace openatc_ops {
 namespace {
-enum Attr { kAutoPad, kCeilMode, kCountIncludePad, kKernelShape, kPads, kStrides, kChain, kDilations };
+enum Attr { kAutoPad, kCeilMode, kCountIncludePad, kKernelShape, kPads, kStrides, kChain, kDilations, kChainBlock };
 constexpr PoolAttrs kAttrs{kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStrides, /*max_rank=*/5};
 }  // namespace
 
@@ -64,7 +65,7 @@ class AveragePool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     }
     return DnnlPool(ctx, cache_, *x, *y, w,
                     include ? dnnl::algorithm::pooling_avg_include_padding : dnnl::algorithm::pooling_avg_exclude_padding,
-                    AttrInt(ctx, kChain, 0) != 0);
+                    NodeChainBlock(ctx, kChain, kChainBlock));
   }
 
  private:

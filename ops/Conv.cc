@@ -6,7 +6,8 @@
 // (ops/common/dnnl_post_ops.h); a binary_add adds input openatc_addend (Y's shape). The node's
 // openatc_fused_nodes names the original nodes it computes (read by no kernel).
 // Layout planning (atc/compiler/src/passes/layout_plan.cc): openatc_layout, openatc_x_blocked,
-// openatc_y_blocked, openatc_addend_blocked, openatc_weights_id (ops/common/conv_layout.h).
+// openatc_y_blocked, openatc_addend_blocked, openatc_weights_id, openatc_chain_block
+// (ops/common/conv_layout.h).
 // A blocked Conv with constant weights has them pre-packed into the OM by atc (PackWeights) and
 // is prepared at load (PrepareNode: primitive made, packed weights taken or repacked;
 // ops/common/conv_prepared.h), so its Execute does no per-run lookup.
@@ -36,6 +37,7 @@ REG_OP(Conv)
     .ATTR(openatc_y_blocked, Int, 0)
     .ATTR(openatc_addend_blocked, Int, 0)
     .ATTR(openatc_weights_id, Int, 0)
+    .ATTR(openatc_chain_block, Int, 8)
     .OP_END_FACTORY_REG(Conv);
 }  // namespace ge
 
@@ -43,7 +45,7 @@ namespace openatc_ops {
 namespace {
 enum ConvAttr {
   kAutoPad, kDilations, kGroup, kKernelShape, kPads, kStrides, kPostOps, kPostAlpha, kPostBeta,
-  kLayout, kXBlocked, kYBlocked, kAddBlocked, kWeightsId
+  kLayout, kXBlocked, kYBlocked, kAddBlocked, kWeightsId, kChainBlockWidest
 };
 
 // Output dims [N, M, out...] and the window of X (N, C, spatial...) convolved with W (M, C/group,
@@ -103,6 +105,7 @@ std::string ResolveProblem(const gert::ExtendedKernelContext *ctx, const gert::T
   p->layout.y_blocked = AttrInt(ctx, kYBlocked, 0) != 0;
   p->layout.add_blocked = AttrInt(ctx, kAddBlocked, 0) != 0;
   p->layout.weights_id = AttrInt(ctx, kWeightsId, 0);
+  p->layout.block = ChainBlock(AttrInt(ctx, kChainBlockWidest, 8));
   return "";
 }
 

@@ -7,6 +7,7 @@ REG_OP(GlobalMaxPool)
     .INPUT(X, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
     .OUTPUT(Y, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
     .ATTR(openatc_chain_layout, Int, 0)
+    .ATTR(openatc_chain_block, Int, 8)
     .OP_END_FACTORY_REG(GlobalMaxPool);
 }  // namespace ge
 

@@ -19,12 +19,13 @@ REG_OP(MaxPool)
     .ATTR(storage_order, Int, 0)
     .ATTR(strides, ListInt, {})
     .ATTR(openatc_chain_layout, Int, 0)
+    .ATTR(openatc_chain_block, Int, 8)
     .OP_END_FACTORY_REG(MaxPool);
 }  // namespace ge
 
 namespace openatc_ops {
 namespace {
-enum Attr { kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStorageOrder, kStrides, kChain };
+enum Attr { kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStorageOrder, kStrides, kChain, kChainBlock };
 constexpr PoolAttrs kAttrs{kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStrides, /*max_rank=*/5};
 
 std::string StorageOrderError(const gert::ExtendedKernelContext *ctx) {
@@ -63,10 +64,10 @@ class MaxPool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       ind = AllocOutput(ctx, 1, yd, ge::DT_INT64);
       if (ind == nullptr) return ge::GRAPH_FAILED;
     }
-    const bool chain = AttrInt(ctx, kChain, 0) != 0;
-    if (chain && ind != nullptr) return Fail(ctx, "openatc_chain_layout and the Indices output exclude each other");
+    const int64_t chain = NodeChainBlock(ctx, kChain, kChainBlock);
+    if (chain > 0 && ind != nullptr) return Fail(ctx, "openatc_chain_layout and the Indices output exclude each other");
     if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
-    if (chain || (ind == nullptr && x->GetDataType() != ge::DT_INT8 && x->GetDataType() != ge::DT_UINT8))
+    if (chain > 0 || (ind == nullptr && x->GetDataType() != ge::DT_INT8 && x->GetDataType() != ge::DT_UINT8))
       return DnnlPool(ctx, cache_, *x, *y, w, dnnl::algorithm::pooling_max, chain);
     return NaiveMaxPool(ctx, *x, *y, w, AttrInt(ctx, kStorageOrder, 0) == 1, ind);
   }

@@ -1,8 +1,9 @@
 // Mul (ONNX Mul-14): C = A * B with multidirectional broadcasting; float, float16 (computed in
 // float, rounded once), double and integer types (integer overflow wraps, two's complement).
 // openatc_chain_layout = 1 (atc's LayoutPlanningPass): a float32 per-channel product whose 4-D
-// operand and result are in the chain layout (ops/common/chain_scale.h).
+// operand and result are in the chain layout of openatc_chain_block (ops/common/chain_scale.h).
 #include "common/chain_scale.h"
+#include "common/conv_layout.h"
 #include "common/math_util.h"
 
 namespace ge {
@@ -11,6 +12,7 @@ REG_OP(Mul)
     .INPUT(B, TensorType::RealNumberType())
     .OUTPUT(C, TensorType::RealNumberType())
     .ATTR(openatc_chain_layout, Int, 0)
+    .ATTR(openatc_chain_block, Int, 8)
     .OP_END_FACTORY_REG(Mul);
 }  // namespace ge
 
@@ -33,7 +35,8 @@ class Mul : public BinaryElementwiseOp<Mul> {
   }
 
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
-    if (AttrInt(ctx, 0, 0) == 0) return BinaryElementwiseOp<Mul>::Execute(ctx);
+    const int64_t block = NodeChainBlock(ctx, 0, 1);
+    if (block == 0) return BinaryElementwiseOp<Mul>::Execute(ctx);
     const gert::Tensor *a = ctx->GetInputTensor(0), *b = ctx->GetInputTensor(1);
     if (a == nullptr || b == nullptr) return Fail(ctx, "two inputs expected");
     if (a->GetDataType() != ge::DT_FLOAT || b->GetDataType() != ge::DT_FLOAT)
@@ -43,12 +46,12 @@ class Mul : public BinaryElementwiseOp<Mul> {
     const gert::Tensor &x = a_full ? *a : *b, &s = a_full ? *b : *a;
     const Dims &xd = a_full ? ad : bd, &sd = a_full ? bd : ad;
     Dims yd;
-    const std::string err = ChainScaleDims(xd, sd, &yd);
+    const std::string err = ChainScaleDims(xd, sd, block, &yd);
     if (!err.empty()) return Fail(ctx, err);
     gert::Tensor *y = AllocOutput(ctx, 0, yd, ge::DT_FLOAT);
     if (y == nullptr) return ge::GRAPH_FAILED;
     if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
-    ChainScale(x.GetData<float>(), s.GetData<float>(), sd, yd, y->GetData<float>());
+    ChainScale(x.GetData<float>(), s.GetData<float>(), sd, yd, block, y->GetData<float>());
     return ge::GRAPH_SUCCESS;
   }
 };

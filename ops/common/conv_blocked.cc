@@ -4,13 +4,15 @@
 #include <vector>
 
 #include "common/conv_core.h"
+#include "openatc/chain_block.h"
 
 namespace openatc_ops {
 
-int64_t ChainBlock() { return 8; }
+int64_t ChainBlock(int64_t widest) { return openatc::RunChainBlock(widest); }
 
-dnnl::memory::desc ChainF32(const Dims &d) {
-  return dnnl::memory::desc(dnnl_util::DnnlDims(d), dnnl::memory::data_type::f32, dnnl::memory::format_tag::nChw8c);
+dnnl::memory::desc ChainF32(const Dims &d, int64_t block) {
+  const auto tag = block == 16 ? dnnl::memory::format_tag::nChw16c : dnnl::memory::format_tag::nChw8c;
+  return dnnl::memory::desc(dnnl_util::DnnlDims(d), dnnl::memory::data_type::f32, tag);
 }
 
 namespace {
@@ -66,16 +68,20 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
     wg.insert(wg.begin(), p.group);
   }
   BlockedSides &s = e->sides;
-  s.src_user = p.layout.x_blocked ? ChainF32(p.x) : dnnl_util::PlainF32(p.x);
+  s.src_user = p.layout.x_blocked ? ChainF32(p.x, p.layout.block) : dnnl_util::PlainF32(p.x);
   s.wei_user = dnnl_util::PlainF32(wg);
-  s.dst_user = p.layout.y_blocked ? ChainF32(p.y) : dnnl_util::PlainF32(p.y);
-  s.add_user = p.layout.add_blocked ? ChainF32(p.y) : dnnl_util::PlainF32(p.y);
+  s.dst_user = p.layout.y_blocked ? ChainF32(p.y, p.layout.block) : dnnl_util::PlainF32(p.y);
+  s.add_user = p.layout.add_blocked ? ChainF32(p.y, p.layout.block) : dnnl_util::PlainF32(p.y);
   e->bias = has_bias ? dnnl_util::PlainF32({p.w[0]}) : dnnl::memory::desc();
   const dnnl::memory::desc src = p.layout.x_blocked ? s.src_user : dnnl::memory::desc(dnnl_util::DnnlDims(p.x), f32, any);
+  // The primitive computes into the chain layout: the chain's block, or this CPU's widest when
+  // no side is in a chain (Y is then reordered out).
+  const bool in_chain = p.layout.x_blocked || p.layout.y_blocked || p.layout.add_blocked;
+  const dnnl::memory::desc dst = ChainF32(p.y, in_chain ? p.layout.block : ChainBlock(16));
   dnnl::convolution_forward::primitive_desc pd;
   bool blocked_pd = true;
   try {
-    pd = ConvPd(p, src, dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias, ChainF32(p.y));
+    pd = ConvPd(p, src, dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias, dst);
   } catch (const dnnl::error &) {
     blocked_pd = false;
   }

@@ -53,8 +53,8 @@ std::string CheckConvLayout(const ConvProblem &p, bool blockable) {
   if ((l.x_blocked || l.y_blocked || l.add_blocked) && !blockable)
     return "openatc_x_blocked/openatc_y_blocked/openatc_addend_blocked need openatc_layout \"blocked\" on a "
            "dense 2-D float32 convolution";
-  if ((l.x_blocked && p.x[1] % ChainBlock() != 0) || ((l.y_blocked || l.add_blocked) && p.y[1] % ChainBlock() != 0))
-    return "a chain-layout tensor's channel count must be a multiple of " + std::to_string(ChainBlock());
+  if ((l.x_blocked && p.x[1] % l.block != 0) || ((l.y_blocked || l.add_blocked) && p.y[1] % l.block != 0))
+    return "a chain-layout tensor's channel count must be a multiple of " + std::to_string(l.block);
   return "";
 }
 
@@ -171,7 +171,7 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
     key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
         .Add("b", b != nullptr).Add("s", p.win.strides).Add("d", p.win.dilations).Add("pb", p.win.pads_begin)
         .Add("pe", p.win.pads_end).Add("t", threads).Add("po", dnnl_util::PostOpsKey(p.post_ops))
-        .Add("L", blockable ? 1 + 2 * l.x_blocked + 4 * l.y_blocked + 8 * l.add_blocked : 0)
+        .Add("L", blockable ? 1 + 2 * l.x_blocked + 4 * l.y_blocked + 8 * l.add_blocked : 0).Add("cb", l.block)
         .Add("wid", blockable ? l.weights_id : 0);
     entry = cache->Get(key, [&] { return MakeConvEntry(p, b != nullptr, blockable, serial); });
   } catch (const dnnl::error &e) {

@@ -9,9 +9,10 @@
  *   openatc_x_blocked = 1: input X arrives in the chain layout (no reorder in),
  *   openatc_y_blocked = 1: output Y is stored in the chain layout,
  *   openatc_addend_blocked = 1: the fused binary_add operand (input openatc_addend) arrives in it.
- * The chain layout is oneDNN's nChw8c on every CPU (the AVX2 kernels' block; an AVX-512 CPU runs
- * them too, and the OM does not depend on the CPU it was compiled on). The pass keeps an edge
- * blocked only when its channel count is a multiple of 8, so a chain tensor has exactly the
+ * The chain layout is oneDNN's nChw8c, or nChw16c where the chain allows it and the CPU runs
+ * AVX-512 (attribute openatc_chain_block; openatc/chain_block.h says which, so the OM does
+ * not depend on the CPU it was compiled on). The pass keeps an edge blocked only when its
+ * channel count is a multiple of the block, so a chain tensor has exactly the
  * bytes of its plain NCHW form (no channel padding; the memory plan is unchanged), and
  * Relu-like, same-shape Add/Sum and axis-1 Concat nodes between blocked nodes move its bytes
  * unchanged. Inside a Conv whose sides are plain, oneDNN picks the layout for the CPU it runs on.
@@ -36,6 +37,7 @@ struct ConvLayout {
   bool y_blocked = false;  ///< openatc_y_blocked
   bool add_blocked = false;  ///< openatc_addend_blocked: the fused addend is in the chain layout
   int64_t weights_id = 0;  ///< openatc_weights_id; 0: weights are repacked on every run
+  int64_t block = 8;       ///< the chain block on this CPU (openatc_chain_block, RunChainBlock)
 };
 
 /// Blocked convolutions of fewer multiply-adds than this are created and run on the calling
@@ -46,11 +48,18 @@ struct ConvLayout {
 /// thread 3.5), ppocr-v4-det 47.6 / 38.6 / 50.9, ppocr-mobile-v2-cls 1.11 / 1.09 / 1.12.
 inline constexpr int64_t kSerialConvMacs = 16 << 20;
 
-/// The chain layout's block size (8).
-int64_t ChainBlock();
+/// The chain block of a node whose openatc_chain_block attribute is `widest` (absent: 8), on
+/// this CPU (openatc/chain_block.h).
+int64_t ChainBlock(int64_t widest);
 
-/// The chain layout descriptor of 4-D dims `d` (nChw8c).
-dnnl::memory::desc ChainF32(const Dims &d);
+/// The chain block of a pool or squeeze-excitation Mul whose openatc_chain_layout attribute is at
+/// index `chain_attr` and openatc_chain_block at `block_attr`; 0: it computes in plain NCHW.
+inline int64_t NodeChainBlock(const gert::ExtendedKernelContext *ctx, size_t chain_attr, size_t block_attr) {
+  return AttrInt(ctx, chain_attr, 0) != 0 ? ChainBlock(AttrInt(ctx, block_attr, 8)) : 0;
+}
+
+/// The chain layout descriptor of 4-D dims `d` in blocks of `block` (8: nChw8c, 16: nChw16c).
+dnnl::memory::desc ChainF32(const Dims &d, int64_t block);
 
 /// Weights reordered into the primitive's layout once (first run) and kept.
 struct PackedWeights {

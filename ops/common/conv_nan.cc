@@ -11,9 +11,9 @@
 namespace openatc_ops {
 namespace {
 
-// Element offset of logical index `idx` (dims `d`) in a chain-layout (nChw8c) buffer.
-int64_t ChainOffset(const Dims &d, const Dims &idx) {
-  const int64_t b = ChainBlock(), hw = d[2] * d[3];
+// Element offset of logical index `idx` (dims `d`) in a chain-layout buffer of block `b`.
+int64_t ChainOffset(const Dims &d, const Dims &idx, int64_t b) {
+  const int64_t hw = d[2] * d[3];
   return ((idx[0] * (d[1] / b) + idx[1] / b) * hw + idx[2] * d[3] + idx[3]) * b + idx[1] % b;
 }
 
@@ -50,8 +50,8 @@ void RestoreNaN(const ConvProblem &p, const float *raw, const float *addend, flo
   const Dims dense = DenseStrides(p.y);
   Dims idx(p.y.size(), 0);
   for (int64_t i = 0; i < n; ++i) {
-    const int64_t yo = p.layout.y_blocked ? ChainOffset(p.y, idx) : DotStrides(p.y_strides.empty() ? dense : p.y_strides, idx);
-    const int64_t ao = p.layout.add_blocked ? ChainOffset(p.y, idx) : i;
+    const int64_t yo = p.layout.y_blocked ? ChainOffset(p.y, idx, p.layout.block) : DotStrides(p.y_strides.empty() ? dense : p.y_strides, idx);
+    const int64_t ao = p.layout.add_blocked ? ChainOffset(p.y, idx, p.layout.block) : i;
     float v = raw[yo];
     for (const auto &op : p.post_ops) v = Apply(op, v, addend ? addend[ao] : 0.0f);
     if (std::isnan(v) || std::isnan(fused[yo])) fused[yo] = v;  // oneDNN's Relu gives NaN for -inf

@@ -60,11 +60,12 @@ dnnl::pooling_v2_forward::primitive_desc PoolPd(const dnnl::memory::desc &src, c
 }  // namespace
 
 ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, const gert::Tensor &x, gert::Tensor &y,
-                         const Window &w, dnnl::algorithm alg, bool chain) {
+                         const Window &w, dnnl::algorithm alg, int64_t chain_block) {
   const Dims xd = ToDims(x.GetStorageShape()), yd = ToDims(y.GetStorageShape());
-  if (chain && (xd.size() != 4 || x.GetDataType() != ge::DT_FLOAT || xd[1] % ChainBlock() != 0))
+  const bool chain = chain_block > 0;
+  if (chain && (xd.size() != 4 || x.GetDataType() != ge::DT_FLOAT || xd[1] % chain_block != 0))
     return Fail(ctx, "openatc_chain_layout needs a 4-D float32 X whose channel count is a multiple of " +
-                         std::to_string(ChainBlock()) + "; X is " + DimsToString(xd));
+                         std::to_string(chain_block) + "; X is " + DimsToString(xd));
   if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
   try {
     const size_t bytes = static_cast<size_t>(NumElements(xd) + NumElements(yd)) * sizeof(float);
@@ -73,21 +74,22 @@ ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, c
     dnnl_util::Key key;
     key.Add("x", xd).Add("y", yd).Add("k", w.kernel).Add("s", w.strides).Add("d", w.dilations)
         .Add("pb", w.pads_begin).Add("pe", w.pads_end).Add("a", static_cast<int64_t>(alg)).Add("t", threads)
-        .Add("L", chain);
+        .Add("L", chain_block);
     auto entry = cache.Get(key, [&] {
       dnnl_util::SerialScope scope(serial);
       PoolEntry e;
-      e.src = chain ? ChainF32(xd) : dnnl_util::PlainF32(xd);
-      e.dst = chain ? ChainF32(yd) : dnnl_util::PlainF32(yd);
+      e.src = chain ? ChainF32(xd, chain_block) : dnnl_util::PlainF32(xd);
+      e.dst = chain ? ChainF32(yd, chain_block) : dnnl_util::PlainF32(yd);
       auto pd = PoolPd(e.src, e.dst, w, alg);
       if (!chain && xd.size() == 4 && std::string(pd.impl_info_str()).rfind("jit", 0) != 0) {
-        auto bpd = PoolPd(ChainF32(xd), ChainF32(yd), w, alg);
+        const int64_t b = ChainBlock(16);  // this CPU's widest (X's channels are padded to it in scratch)
+        auto bpd = PoolPd(ChainF32(xd, b), ChainF32(yd, b), w, alg);
         if (std::string(bpd.impl_info_str()).rfind("jit", 0) == 0) {
           e.blocked = true;
           e.user_src = e.src;
           e.user_dst = e.dst;
-          e.src = ChainF32(xd);
-          e.dst = ChainF32(yd);
+          e.src = ChainF32(xd, b);
+          e.dst = ChainF32(yd, b);
           dnnl_util::MakeReorder(e.user_src, e.src, &e.src_in);
           dnnl_util::MakeReorder(e.dst, e.user_dst, &e.dst_out);
           pd = bpd;

@@ -19,7 +19,7 @@ struct PoolEntry {
   dnnl::pooling_v2_forward prim;
   dnnl::memory::desc src, dst;
   /// A plain 4-D X pooled in the chain layout: oneDNN 2.6 has only its scalar simple_nchw
-  /// kernel for plain NCHW (inception_v2's 1x64x112x112 MaxPool: 12 ms), a jit one for nChw8c,
+  /// kernel for plain NCHW (inception_v2's 1x64x112x112 MaxPool: 12 ms), a jit one for nChw8c/16c,
   /// so X is reordered in and Y out (user_src/user_dst: the plain descriptors).
   bool blocked = false;
   dnnl::memory::desc user_src, user_dst;
@@ -29,11 +29,12 @@ using PoolCache = dnnl_util::PrimitiveCache<PoolEntry>;
 
 /// y = pool(x) over float x (N, C, spatial...) with window `w` (w.out = y's spatial dims), on
 /// oneDNN; algorithm pooling_max, pooling_avg_include_padding or pooling_avg_exclude_padding.
-/// `chain`: x and y are in the chain layout (ops/common/conv_layout.h; attribute
-/// openatc_chain_layout = 1, set by atc's LayoutPlanningPass): float32, 4-D, channels a multiple
-/// of the chain block. Failures are reported with Fail(ctx, ...).
+/// `chain_block` > 0: x and y are in the chain layout of that block (ops/common/conv_layout.h;
+/// attributes openatc_chain_layout = 1 and openatc_chain_block, set by atc's LayoutPlanningPass;
+/// NodeChainBlock): float32, 4-D, channels a multiple of the block. Failures are reported with
+/// Fail(ctx, ...).
 ge::graphStatus DnnlPool(gert::EagerOpExecutionContext *ctx, PoolCache &cache, const gert::Tensor &x, gert::Tensor &y,
-                         const Window &w, dnnl::algorithm alg, bool chain = false);
+                         const Window &w, dnnl::algorithm alg, int64_t chain_block = 0);
 
 /// Plain max pooling over x of dtype float32/float16/double/int8/uint8 into y (same dtype),
 /// with optional int64 `indices` (nullptr: not wanted). Windows with no element inside X
@@ -43,7 +44,8 @@ ge::graphStatus NaiveMaxPool(gert::EagerOpExecutionContext *ctx, const gert::Ten
 
 /// Base of GlobalAveragePool / GlobalMaxPool (ONNX -1): Y (N, C, 1, ...) = pool of X (N, C,
 /// spatial...) over all spatial axes (rank >= 3), float dtypes, on oneDNN. Attribute 0 of the op
-/// is openatc_chain_layout (X in the chain layout; Y [N, C, 1, 1] has the same bytes in both).
+/// is openatc_chain_layout (X in the chain layout; Y [N, C, 1, 1] has the same bytes in both),
+/// attribute 1 openatc_chain_block.
 template <dnnl::algorithm kAlg>
 class GlobalPoolOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
  public:
@@ -77,8 +79,8 @@ class GlobalPoolOp : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const Dims spatial(xd.begin() + 2, xd.end());
     if (NumElements(spatial) == 0) return Fail(ctx, "X " + DimsToString(xd) + " has an empty spatial axis");
     // oneDNN pools 1..3 spatial axes; more use a plain loop over the flattened extent.
-    const bool chain = AttrInt(ctx, 0, 0) != 0;
-    if (spatial.size() > 3 && !chain) return PlainGlobal(*x, *y, xd[0] * xd[1], NumElements(spatial));
+    const int64_t chain = NodeChainBlock(ctx, 0, 1);
+    if (spatial.size() > 3 && chain == 0) return PlainGlobal(*x, *y, xd[0] * xd[1], NumElements(spatial));
     Window w;  // one window of the whole spatial extent
     w.kernel = spatial;
     w.strides.assign(spatial.size(), 1);

@@ -180,6 +180,13 @@ TEST_CASE("layout planning blocks a conv chain; reorders only at its boundaries;
   CHECK(Chained(blocked.graph, "mp") == "blocked");
   CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode("mp"))], "openatc_chain_layout") == 1);
   CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode("gap"))], "openatc_chain_layout") == 1);
+  // Every chain tensor (c1, r1, c2, a: 16 channels; c4, mp: 32; gap: 16) is a multiple of 16, so
+  // every node that writes or reads one may use the 16-wide block; c3 and c5 read the chain.
+  for (const char *n : {"c1", "r1", "c2", "a", "c3", "c4", "mp", "c5", "gap"}) {
+    INFO(n);
+    CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode(n))], "openatc_chain_block") == 16);
+  }
+  CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode("r3"))], "openatc_chain_block") == -1);
   // Each Conv's weights id differs (its own constants).
   CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode("c1"))], "openatc_weights_id") !=
         IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode("c2"))], "openatc_weights_id"));
@@ -189,6 +196,7 @@ TEST_CASE("layout planning blocks a conv chain; reorders only at its boundaries;
     INFO(n.name);
     CHECK(n.attrs.count("openatc_layout") == 0);
     CHECK(n.attrs.count("_openatc_layout") == 0);
+    CHECK(n.attrs.count("openatc_chain_block") == 0);
   }
 
   // Fusion on: c1+r1 is the Conv named r1, c2+a the Conv named a reading r1 as X and as addend.
@@ -333,6 +341,62 @@ TEST_CASE("layout planning with run-time shapes: a squeeze-excitation Mul and a 
       CHECK(std::fabs(yb[i] - want[i]) <= k * mag[i]);
       CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
       CHECK(std::fabs(double(yb[i]) - yp[i]) <= 2 * k * mag[i]);
+    }
+  }
+}
+
+TEST_CASE("layout planning marks a chain 16-wide only when all of its tensors allow it",
+          "[compiler][passes][layout]") {
+  // Two chains: x1 -> cA (16 ch) -> rA Relu -> cB (8 ch) -> out 0; x2 -> cC (24 ch) -> rC Relu ->
+  // cD (8 ch) -> out 1. The first chain's tensors (cA, rA: 16 channels) allow 16, the second's (24)
+  // only 8: each chain's nodes agree on their block, and the chains differ.
+  const Layer la = MakeLayer(3, 16, 3, 41), lb = MakeLayer(16, 8, 3, 42), lc = MakeLayer(3, 24, 3, 43),
+              ld = MakeLayer(24, 8, 3, 44);
+  Builder b;
+  const int32_t x1 = b.Data("x1", {1, 3, kH, kW}), x2 = b.Data("x2", {1, 3, kH, kW});
+  const int32_t ra = b.Op("rA", "Relu", {AddConv(b, "cA", la, x1)});
+  const int32_t rc = b.Op("rC", "Relu", {AddConv(b, "cC", lc, x2)});
+  b.Output({AddConv(b, "cB", lb, ra), AddConv(b, "cD", ld, rc)});
+  const om::Model blocked = Compile(b.g, TempFile("layout_wide.txt", "ConvActivationFusionPass:off\n")),
+                  plain = Compile(b.g, TempFile("layout_wide_off.txt", "LayoutPlanningPass:off\n"));
+  CHECK(ConvSides(blocked.graph, "cA") == std::vector<int64_t>{0, 1, 0});
+  CHECK(ConvSides(blocked.graph, "cC") == std::vector<int64_t>{0, 1, 0});
+  for (const char *n : {"cA", "rA", "cB"}) {
+    INFO(n);
+    CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode(n))], "openatc_chain_block") == 16);
+  }
+  for (const char *n : {"cC", "rC", "cD"}) {
+    INFO(n);
+    CHECK(Chained(blocked.graph, n) == (std::string(n) == "cD" ? "<none>" : "blocked"));
+    CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode(n))], "openatc_chain_block") == -1);
+  }
+  // Values: within 2 (K + 8) u M of the exact result (K <= 3*3*24 = 216, two convolutions deep),
+  // so blocked and plain runs within twice that of each other.
+  const std::vector<float> v1 = Pattern(size_t(3 * kH * kW), 45), v2 = Pattern(size_t(3 * kH * kW), 46);
+  std::vector<std::vector<double>> want(2), mag(2);
+  for (bool mg : {false, true}) {
+    std::vector<double> a(v1.begin(), v1.end()), c(v2.begin(), v2.end());
+    if (mg)
+      for (auto *v : {&a, &c})
+        for (auto &e : *v) e = std::fabs(e);
+    std::vector<double> ha = RefConv(la, a, mg), hc = RefConv(lc, c, mg);
+    for (auto *v : {&ha, &hc})
+      for (auto &e : *v) e = std::max(e, mg ? e : 0.0);
+    (mg ? mag : want) = {RefConv(lb, ha, mg), RefConv(ld, hc, mg)};
+  }
+  const std::vector<HostTensor> in = {Host({1, 3, kH, kW}, v1), Host({1, 3, kH, kW}, v2)};
+  const auto yb = RunModel(blocked, in), yp = RunModel(plain, in);
+  REQUIRE(yb.size() == 2);
+  REQUIRE(yp.size() == 2);
+  const double k = 2 * (216 + 8) / 16777216.0;
+  for (size_t o = 0; o < 2; ++o) {
+    const std::vector<float> gb = Values(yb[o]), gp = Values(yp[o]);
+    REQUIRE(gb.size() == want[o].size());
+    REQUIRE(gp.size() == want[o].size());
+    for (size_t i = 0; i < gb.size(); ++i) {
+      INFO("output " << o << " element " << i << ": blocked " << gb[i] << " plain " << gp[i] << " exact " << want[o][i]);
+      CHECK(std::fabs(gb[i] - want[o][i]) <= k * mag[o][i]);
+      CHECK(std::fabs(gp[i] - want[o][i]) <= k * mag[o][i]);
     }
   }
 }

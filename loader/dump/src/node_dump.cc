@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "openatc/common/atomic_file.h"
+#include "openatc/chain_block.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/error.h"
 #include "openatc/dump/tensor_stats.h"
@@ -42,16 +43,13 @@ std::string SafeName(const std::string &name) {
   return s;
 }
 
-// A node the compiler's layout planning left blocked (atc/compiler/src/passes/layout_plan.cc:
-// attr _openatc_layout = "blocked") stores its 4-D output as nChw8c; the dump shows NCHW.
-constexpr int64_t kBlock = 8;
-
-bool Blocked(const ir::Node &n, const HostTensor &t) {
-  auto it = n.attrs.find("_openatc_layout");
-  return it != n.attrs.end() && it->second.s == "blocked" && t.shape.size() == 4 && t.shape[1] % kBlock == 0;
+// The chain block `t` (an output of `n`) is stored in, or 0 when plain (the dump shows NCHW).
+int64_t ChainBlockOf(const ir::Node &n, const HostTensor &t) {
+  const int64_t b = ChainLayoutBlock(n);
+  return b > 0 && t.shape.size() == 4 && t.shape[1] % b == 0 ? b : 0;
 }
 
-void Unblock(HostTensor &t) {
+void Unblock(HostTensor &t, int64_t b) {
   const int64_t N = t.shape[0], C = t.shape[1], H = t.shape[2], W = t.shape[3];
   if (N * C * H * W == 0) return;
   const size_t e = t.data.size() / static_cast<size_t>(N * C * H * W);
@@ -59,7 +57,7 @@ void Unblock(HostTensor &t) {
   for (int64_t n = 0; n < N; ++n)
     for (int64_t c = 0; c < C; ++c)
       for (int64_t hw = 0; hw < H * W; ++hw) {
-        const int64_t from = ((n * (C / kBlock) + c / kBlock) * H * W + hw) * kBlock + c % kBlock;
+        const int64_t from = ((n * (C / b) + c / b) * H * W + hw) * b + c % b;
         const int64_t to = (n * C + c) * H * W + hw;
         std::memcpy(plain.data() + static_cast<size_t>(to) * e, t.data.data() + static_cast<size_t>(from) * e, e);
       }
@@ -75,6 +73,13 @@ const ir::Node &NodeDump::Producer(const ir::Node &n, size_t k) const {
     if (k-- == 0) return model_.graph.nodes[static_cast<size_t>(e.node)];
   }
   return n;
+}
+
+int64_t ChainLayoutBlock(const ir::Node &n) {
+  auto it = n.attrs.find("_openatc_layout");
+  if (it == n.attrs.end() || it->second.s != "blocked") return 0;
+  auto w = n.attrs.find(kChainBlockAttr);
+  return RunChainBlock(w != n.attrs.end() && w->second.kind == ir::AttrKind::kInt ? w->second.i : 8);
 }
 
 std::vector<std::string> FusedNodes(const ir::Node &n) {
@@ -140,7 +145,7 @@ nlohmann::json NodeDump::Tensors(size_t index, const std::vector<runtime::Tensor
     t.shape = v.shape;
     const auto *p = static_cast<const uint8_t *>(v.data);
     t.data.assign(p, p + v.bytes);
-    if (Blocked(*slot == '\0' ? n : Producer(n, k), t)) Unblock(t);
+    if (const int64_t b = ChainBlockOf(*slot == '\0' ? n : Producer(n, k), t); b > 0) Unblock(t, b);
     if (options_.stats) {
       const auto stats = ComputeStats(t);
       o["stats"] = stats ? StatsJson(*stats) : nlohmann::json(nullptr);  // null: a dtype without numbers

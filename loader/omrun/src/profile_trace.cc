@@ -83,8 +83,8 @@ void ProfileTrace::Write(const std::string &path) const {
                  {"deliverable", DeliverableOf(model_, n.type)}};
     const std::vector<std::string> fused = dump::FusedNodes(n);
     if (!fused.empty()) args["fused_nodes"] = fused;
-    auto layout = n.attrs.find("_openatc_layout");  // atc/compiler/src/passes/layout_plan.cc
-    args["layout"] = layout != n.attrs.end() && layout->second.s == "blocked" ? "nChw8c (oneDNN blocked)" : "plain";
+    const int64_t block = dump::ChainLayoutBlock(n);
+    args["layout"] = block > 0 ? "nChw" + std::to_string(block) + "c (oneDNN blocked)" : "plain";
     events.push_back({{"name", n.name}, {"cat", n.type}, {"ph", "X"}, {"pid", 1}, {"tid", 1},
                       {"ts", e.start_us}, {"dur", e.dur_us}, {"args", args}});
   }

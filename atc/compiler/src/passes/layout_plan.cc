@@ -17,9 +17,12 @@
 //   chain's boundary (plain input or plain output) and never on graph edges.
 // Attributes: Convs get openatc_x_blocked / openatc_y_blocked / openatc_addend_blocked; pools and
 // squeeze-excitation Muls in a chain openatc_chain_layout = 1; every node whose output stays in the chain layout gets
-// _openatc_layout = "blocked" (informational).
+// _openatc_layout = "blocked" (informational). A chain is a connected set of chain tensors with the
+// nodes that write and read them; when every one of its tensors has a multiple of 16 channels,
+// each of those nodes gets openatc_chain_block = 16 (the run time may then use nChw16c).
 #include <cstring>
 
+#include "openatc/chain_block.h"
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
@@ -27,7 +30,9 @@
 namespace openatc::compiler::passes {
 namespace {
 
-constexpr int64_t kChainBlock = 8;  // the run time's chain layout is nChw8c (ops/common/conv_layout.h)
+// The run time's chain layout is nChw8c or nChw16c (openatc/chain_block.h): a chain tensor's
+// channel count is a multiple of 8, and a chain is marked 16-wide when all of its are multiples of 16.
+constexpr int64_t kChainBlock = 8, kWideChainBlock = 16;
 
 // 4-D float32 with a known channel count (N, H, W may be known only at run time: a chain
 // tensor's bytes equal its plain form's whatever they are).
@@ -248,6 +253,44 @@ void MarkConv(PassGraph &pg, int32_t i, const Plan &pl) {
           (blocked_in(0) ? "blocked" : "plain") + ", output " + (pl.chain[static_cast<size_t>(i)] ? "blocked" : "plain") + ")");
 }
 
+int32_t Find(std::vector<int32_t> &up, int32_t i) {
+  while (up[static_cast<size_t>(i)] != i) i = up[static_cast<size_t>(i)] = up[static_cast<size_t>(up[static_cast<size_t>(i)])];
+  return i;
+}
+
+// openatc_chain_block = 16 on every layout-aware node of each chain whose tensors all have a
+// multiple of 16 channels (the chain's nodes must agree on the block: they pass its bytes on
+// unchanged). Returns the number of nodes marked.
+size_t MarkWideChains(PassGraph &pg, const std::vector<std::vector<std::pair<int32_t, size_t>>> &readers,
+                      const Plan &pl) {
+  const size_t n = pl.chain.size();
+  std::vector<int32_t> up(n);
+  for (size_t i = 0; i < n; ++i) up[i] = static_cast<int32_t>(i);
+  for (size_t i = 0; i < n; ++i) {
+    if (!pl.chain[i]) continue;
+    for (const auto &[c, anchor] : readers[i]) {
+      (void)anchor;
+      if (pl.conv[static_cast<size_t>(c)] || pl.chain[static_cast<size_t>(c)])
+        up[static_cast<size_t>(Find(up, c))] = Find(up, static_cast<int32_t>(i));
+    }
+  }
+  std::vector<char> narrow(n, 0), member(n, 0);
+  for (size_t i = 0; i < n; ++i) {
+    if (!pl.chain[i]) continue;
+    const size_t r = static_cast<size_t>(Find(up, static_cast<int32_t>(i)));
+    member[r] = 1;
+    if (pg.g.nodes[i].output_descs[0].shape[1] % kWideChainBlock != 0) narrow[r] = 1;
+  }
+  size_t marked = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const size_t r = static_cast<size_t>(Find(up, static_cast<int32_t>(i)));
+    if (!member[r] || narrow[r] || !(pl.chain[i] || pl.conv[i])) continue;
+    SetInt(pg.node(static_cast<int32_t>(i)), openatc::kChainBlockAttr, kWideChainBlock);
+    ++marked;
+  }
+  return marked;
+}
+
 }  // namespace
 
 size_t RunLayoutPlanning(PassGraph &pg) {
@@ -297,7 +340,9 @@ size_t RunLayoutPlanning(PassGraph &pg) {
       ++changes;
     }
   }
-  return changes;
+  const size_t wide = MarkWideChains(pg, readers, pl);
+  if (wide > 0) LogInfo("pass " + std::string(kLayoutPlan) + ": " + std::to_string(wide) + " nodes in 16-wide chains");
+  return changes + wide;
 }
 
 }  // namespace openatc::compiler::passes

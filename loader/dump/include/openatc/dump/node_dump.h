@@ -29,6 +29,11 @@ namespace openatc::dump {
 /// atc/compiler/src/passes/; empty when none): what --dump and --profile list.
 std::vector<std::string> FusedNodes(const ir::Node &n);
 
+/// The block of the chain layout `n` stores its output 0 in on this CPU (8: nChw8c, 16: nChw16c;
+/// attrs _openatc_layout and openatc_chain_block of atc/compiler/src/passes/layout_plan.cc, read as
+/// openatc/chain_block.h says), or 0 when it is plain: what --dump and --profile show.
+int64_t ChainLayoutBlock(const ir::Node &n);
+
 /// The "format" value of index.json.
 inline constexpr const char *kDumpFormat = "openatc-dump/1";
 
