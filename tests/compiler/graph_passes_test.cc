@@ -215,6 +215,44 @@ TEST_CASE("a Mul and an Add of per-channel constants fold into the Conv's weight
   }
 }
 
+TEST_CASE("folding runs to a fixed point: Conv -> BatchNormalization -> Mul -> Add -> Relu is one Conv",
+          "[compiler][passes]") {
+  // The Caffe export pattern (light_densenet121): the Mul and Add read the BatchNormalization, so
+  // they fold only once it has folded into the Conv.
+  const ConvCase cc = MakeConv();
+  const std::vector<float> scale = {1.5f, -0.5f, 2.0f, 0.25f}, shift = {0.1f, -0.2f, 0.3f, 0.0f},
+                           mean = {0.05f, -0.1f, 0.2f, 1.0f}, var = {0.5f, 2.0f, 0.1f, 4.0f},
+                           sc = {0.75f, 1.25f, -2.0f, 0.5f}, sh = {-0.3f, 0.2f, 0.05f, 0.4f};
+  const float eps = 1e-3f;
+  Builder b;
+  const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+  const int32_t bn = b.Op("bn", "BatchNormalization",
+                          {AddConv(b, cc, x), b.Const("scale", {4}, scale), b.Const("shift", {4}, shift),
+                           b.Const("mean", {4}, mean), b.Const("var", {4}, var)},
+                          {{"epsilon", Float(eps)}});
+  const int32_t mul = b.Op("mul", "Mul", {bn, b.Const("S", {4, 1, 1}, sc)});
+  const int32_t add = b.Op("add", "Add", {mul, b.Const("T", {4, 1, 1}, sh)});
+  b.Output({b.Op("relu", "Relu", {add})});
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+  CHECK(fused.graph.nodes.size() == 5);  // x, W', B', Conv (named relu), NetOutput
+  const ir::Node &f = Named(fused.graph, "relu");
+  CHECK(f.type == "Conv");
+  CHECK(FusedList(f) == std::vector<std::string>{"conv", "bn", "mul", "add", "relu"});
+  // Exact: y = relu(sc * (s * conv_nobias + (b - mean) * s + shift) + sh), s = scale / sqrt(var + eps).
+  std::vector<double> s(4), t(4);
+  for (size_t m = 0; m < 4; ++m) {
+    const double bs = double(scale[m]) / std::sqrt(double(var[m]) + double(eps));
+    s[m] = bs * sc[m];
+    t[m] = (-double(mean[m]) * bs + shift[m]) * sc[m] + sh[m];
+  }
+  std::vector<double> want, mag;
+  RefConv(cc, s, t, &want, &mag);
+  for (auto &v : want) v = v > 0 ? v : 0.0;
+  const std::vector<HostTensor> in = {Host({cc.n, cc.c, cc.h, cc.w}, cc.x)};
+  CheckWithin(Values(RunModel(fused, in)[0]), want, mag, double(cc.c * cc.k * cc.k) + 4);
+  CheckWithin(Values(RunModel(plain, in)[0]), want, mag, double(cc.c * cc.k * cc.k) + 4);
+}
+
 namespace {
 struct ActCase {
   const char *type;

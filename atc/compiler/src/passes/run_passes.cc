@@ -1,6 +1,6 @@
 // RunGraphPasses: the pass order (passes.h). Decomposed activations recognised first (so that
-// they fuse), bias-Add and BatchNormalization folding next (they need the Conv's bias slot and no
-// post-ops yet), then post-op fusion, then the layout no-ops, then layout planning.
+// they fuse), bias-Add, Mul and BatchNormalization folding next, to a fixed point (they need the
+// Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops, then layout planning.
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
@@ -19,8 +19,12 @@ size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std:
   PassGraph pg(graph, builtin);
   size_t changes = 0;
   if (switches.enabled(kHardSwishPattern)) changes += RunHardSwishPattern(pg);
-  if (switches.enabled(kConvBiasAdd)) changes += RunConvBiasAddFold(pg);
-  if (switches.enabled(kConvBnFold)) changes += RunConvBnFold(pg);
+  // Folding to a fixed point: a BatchNormalization folded into a Conv may leave a Mul or Add of
+  // per-channel constants after it that now folds too (Caffe exports: Conv -> BatchNormalization
+  // -> Mul -> Add, light_densenet121), and the other way round.
+  const bool bias = switches.enabled(kConvBiasAdd), bn = switches.enabled(kConvBnFold);
+  for (size_t step = 1; step > 0; changes += step)
+    step = (bias ? RunConvBiasAddFold(pg) : 0) + (bn ? RunConvBnFold(pg) : 0);
   const bool act = switches.enabled(kConvActivation), add = switches.enabled(kConvAdd);
   if (act || add) changes += RunConvPostOpFusion(pg, act, add);
   if (switches.enabled(kReshapeChain)) changes += RunReshapeChain(pg);
