@@ -253,6 +253,43 @@ TEST_CASE("folding runs to a fixed point: Conv -> BatchNormalization -> Mul -> A
   CheckWithin(Values(RunModel(plain, in)[0]), want, mag, double(cc.c * cc.k * cc.k) + 4);
 }
 
+TEST_CASE("a Mul and an Add of per-channel constants fold into a BatchNormalization", "[compiler][passes]") {
+  // x -> BatchNormalization -> Mul(S [C, 1, 1]) -> Add(T [1, C, 1, 1]) -> y: one BatchNormalization
+  // with scale * S and B * S + T. Exact: y = ((x - mean) / sqrt(var + eps) * scale + B) * S + T.
+  const std::vector<float> scale = {1.5f, -0.5f, 2.0f, 0.25f}, shift = {0.1f, -0.2f, 0.3f, 0.0f},
+                           mean = {0.05f, -0.1f, 0.2f, 1.0f}, var = {0.5f, 2.0f, 0.1f, 4.0f},
+                           sc = {0.75f, 1.25f, -2.0f, 0.5f}, sh = {-0.3f, 0.2f, 0.05f, 0.4f};
+  const float eps = 1e-3f;
+  Builder b;
+  const int32_t x = b.Data("x", {2, 4, 3, 3});
+  const int32_t bn = b.Op("bn", "BatchNormalization",
+                          {x, b.Const("scale", {4}, scale), b.Const("shift", {4}, shift), b.Const("mean", {4}, mean),
+                           b.Const("var", {4}, var)},
+                          {{"epsilon", Float(eps)}});
+  const int32_t mul = b.Op("mul", "Mul", {b.Const("S", {4, 1, 1}, sc), bn});
+  b.Output({b.Op("add", "Add", {mul, b.Const("T", {1, 4, 1, 1}, sh)})});
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff()),
+                  off = Compile(b.g, TempFile("bn_scale_off.txt", "BatchNormScaleFoldPass:off\n"));
+  const ir::Node &f = Named(fused.graph, "add");
+  CHECK(f.type == "BatchNormalization");
+  CHECK(FusedList(f) == std::vector<std::string>{"bn", "mul", "add"});
+  CHECK(fused.graph.FindNode("mul") < 0);
+  CHECK(Named(off.graph, "add").type == "Add");
+  CHECK(Named(off.graph, "mul").type == "Mul");
+  const std::vector<float> xv = Pattern(72, 7);
+  std::vector<double> want(72), mag(72);
+  for (size_t i = 0; i < 72; ++i) {
+    const size_t c = (i / 9) % 4;
+    const double den = std::sqrt(double(var[c]) + double(eps)), t = (double(xv[i]) - mean[c]) / den;
+    want[i] = (t * scale[c] + shift[c]) * sc[c] + sh[c];
+    mag[i] = (std::fabs(t * scale[c]) + std::fabs(shift[c])) * std::fabs(sc[c]) + std::fabs(sh[c]) +
+             (std::fabs(double(xv[i])) + std::fabs(mean[c])) / den * std::fabs(scale[c] * sc[c]);
+  }
+  const std::vector<HostTensor> in = {Host({2, 4, 3, 3}, xv)};
+  // A handful of float32 roundings, each at most u of the magnitude it acts on.
+  for (const om::Model *m : {&fused, &plain, &off}) CheckWithin(Values(RunModel(*m, in)[0]), want, mag, 2);
+}
+
 namespace {
 struct ActCase {
   const char *type;

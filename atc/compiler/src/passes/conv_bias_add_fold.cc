@@ -13,22 +13,6 @@
 namespace openatc::compiler::passes {
 namespace {
 
-// The per-channel values of `c` (shape `cs`) for Y of rank `rank` with `m` channels, or false.
-bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, size_t rank, int64_t m,
-                std::vector<double> *out) {
-  if (cs.size() > rank || c.empty()) return false;
-  bool varies = false;
-  for (size_t i = 0; i < cs.size(); ++i) {
-    const bool is_channel = rank - cs.size() + i == 1;  // cs[i] aligns with Y's axis 1
-    if (is_channel && cs[i] == m) varies = true;
-    else if (cs[i] != 1) return false;
-  }
-  out->assign(static_cast<size_t>(m), c[0]);
-  if (varies)
-    for (int64_t k = 0; k < m; ++k) (*out)[static_cast<size_t>(k)] = c[static_cast<size_t>(k)];
-  return true;
-}
-
 // The Conv `ci` renamed to `last` (folded into it) with `fused` recorded.
 void Rename(PassGraph &pg, int32_t ci, int32_t last, std::vector<std::string> fused) {
   ir::Node &cv = pg.node(ci);

@@ -72,11 +72,12 @@ bool FoldOne(PassGraph &pg, int32_t ci) {
   }
   for (size_t k = 0; k < b.size(); ++k) b[k] = (b[k] - p.mean[k]) * s[k] + p.shift[k];
   const std::string bn_name = bn.name, conv_name = conv.name;
+  const std::vector<std::string> bn_fused = FusedNames(bn);  // BatchNormScaleFoldPass may have folded into it
   const int32_t wi = pg.AddConst(conv_name + "/bn_folded_W", wshape, w);
   const int32_t bc = pg.AddConst(conv_name + "/bn_folded_B", {m}, b);
   ir::Node &c = pg.node(ci);  // AddConst may have moved the nodes
   std::vector<std::string> fused = FusedNames(c);
-  fused.push_back(bn_name);
+  fused.insert(fused.end(), bn_fused.begin(), bn_fused.end());
   const ir::Endpoint old_w = c.inputs[1], old_b = has_bias ? c.inputs[2] : ir::Endpoint{};
   pg.SetInput(ci, 1, {wi, 0});
   pg.SetInput(ci, 2, {bc, 0});

@@ -186,6 +186,21 @@ std::vector<int64_t> IntsAttr(const ir::Node &n, const char *name) {
   return it != n.attrs.end() && it->second.kind == ir::AttrKind::kListInt ? it->second.list_i : std::vector<int64_t>{};
 }
 
+bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, size_t rank, int64_t m,
+                std::vector<double> *out) {
+  if (cs.size() > rank || c.empty()) return false;
+  bool varies = false;
+  for (size_t i = 0; i < cs.size(); ++i) {
+    const bool is_channel = rank - cs.size() + i == 1;  // cs[i] aligns with Y's axis 1
+    if (is_channel && cs[i] == m) varies = true;
+    else if (cs[i] != 1) return false;
+  }
+  out->assign(static_cast<size_t>(m), c[0]);
+  if (varies)
+    for (int64_t k = 0; k < m; ++k) (*out)[static_cast<size_t>(k)] = c[static_cast<size_t>(k)];
+  return true;
+}
+
 std::vector<std::string> FusedNames(const ir::Node &n) {
   auto it = n.attrs.find("openatc_fused_nodes");
   if (it != n.attrs.end() && it->second.kind == ir::AttrKind::kListString) return it->second.list_s;

@@ -58,6 +58,11 @@ bool ConstF32(const ir::Graph &g, const ir::Endpoint &e, std::vector<double> *ou
 float FloatAttr(const ir::Node &n, const char *name, float def);
 int64_t IntAttr(const ir::Node &n, const char *name, int64_t def);
 std::vector<int64_t> IntsAttr(const ir::Node &n, const char *name);
+/// The per-channel values of a Const `c` (shape `cs`) that broadcasts along the channel axis
+/// only, for a tensor of rank `rank` with `m` channels (axis 1): `cs` aligned from the right has
+/// 1 everywhere but at most axis 1, which is m or 1. False when `c` broadcasts otherwise.
+bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, size_t rank, int64_t m,
+                std::vector<double> *out);
 /// The fused-node list of `n` (attr openatc_fused_nodes), or {n.name} when it has none.
 std::vector<std::string> FusedNames(const ir::Node &n);
 /// "a, b, c"

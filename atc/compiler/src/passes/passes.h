@@ -19,6 +19,7 @@ class WeightCache;
 inline constexpr const char *kHardSwishPattern = "HardSwishPatternPass";
 inline constexpr const char *kConvBnFold = "ConvBatchNormFoldPass";
 inline constexpr const char *kConvBiasAdd = "ConvBiasAddFoldPass";
+inline constexpr const char *kBnScaleFold = "BatchNormScaleFoldPass";
 inline constexpr const char *kConvActivation = "ConvActivationFusionPass";
 inline constexpr const char *kConvAdd = "ConvAddFusionPass";
 inline constexpr const char *kReshapeChain = "ReshapeChainPass";

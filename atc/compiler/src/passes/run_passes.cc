@@ -1,5 +1,5 @@
 // RunGraphPasses: the pass order (passes.h). Decomposed activations recognised first (so that
-// they fuse), bias-Add, Mul and BatchNormalization folding next, to a fixed point (they need the
+// they fuse), bias-Add, Mul, BatchNormalization-scale and BatchNormalization folding next, to a fixed point (they need the
 // Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops, then layout planning.
 #include "openatc/common/log.h"
 #include "pass_util.h"
@@ -10,6 +10,7 @@ namespace openatc::compiler::passes {
 size_t RunHardSwishPattern(PassGraph &pg);
 size_t RunConvBnFold(PassGraph &pg);
 size_t RunConvBiasAddFold(PassGraph &pg);
+size_t RunBnScaleFold(PassGraph &pg);
 size_t RunConvPostOpFusion(PassGraph &pg, bool activations, bool adds);
 size_t RunReshapeChain(PassGraph &pg);
 size_t RunTransposePair(PassGraph &pg);
@@ -22,9 +23,10 @@ size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std:
   // Folding to a fixed point: a BatchNormalization folded into a Conv may leave a Mul or Add of
   // per-channel constants after it that now folds too (Caffe exports: Conv -> BatchNormalization
   // -> Mul -> Add, light_densenet121), and the other way round.
-  const bool bias = switches.enabled(kConvBiasAdd), bn = switches.enabled(kConvBnFold);
+  const bool bias = switches.enabled(kConvBiasAdd), bn = switches.enabled(kConvBnFold),
+             bn_scale = switches.enabled(kBnScaleFold);
   for (size_t step = 1; step > 0; changes += step)
-    step = (bias ? RunConvBiasAddFold(pg) : 0) + (bn ? RunConvBnFold(pg) : 0);
+    step = (bias ? RunConvBiasAddFold(pg) : 0) + (bn_scale ? RunBnScaleFold(pg) : 0) + (bn ? RunConvBnFold(pg) : 0);
   const bool act = switches.enabled(kConvActivation), add = switches.enabled(kConvAdd);
   if (act || add) changes += RunConvPostOpFusion(pg, act, add);
   if (switches.enabled(kReshapeChain)) changes += RunReshapeChain(pg);
