@@ -5,9 +5,17 @@
 // 93 unfolded BatchNormalizations 20 ms a run; atc folds the ones that follow a Conv). training_mode = 1 (ONNX's operator spec): mean and var are
 // X's own per-channel mean and population (biased) variance, and the optional outputs
 // running_mean / running_var = input * momentum + current * (1 - momentum); computed in double.
+// openatc_chain_layout = 1 (atc's LayoutPlanningPass, inference only): a float32 X [N, C, H, W] and
+// Y in the chain layout of openatc_chain_block (ops/common/conv_layout.h); same formula.
+// openatc_post_ops / openatc_post_alpha / openatc_post_beta (atc's ConvActivationFusionPass,
+// inference only): activations applied to each result in order (ops/common/dnnl_post_ops.h;
+// no binary_add).
 #include <cmath>
+#include <type_traits>
 #include <vector>
 
+#include "common/conv_layout.h"
+#include "common/dnnl_post_ops.h"
 #include "common/dnnl_util.h"
 
 namespace ge {
@@ -23,12 +31,63 @@ REG_OP(BatchNormalization)
     .ATTR(epsilon, Float, 1e-5f)
     .ATTR(momentum, Float, 0.9f)
     .ATTR(training_mode, Int, 0)
+    .ATTR(openatc_chain_layout, Int, 0)
+    .ATTR(openatc_chain_block, Int, 8)
+    .ATTR(openatc_post_ops, ListString, {})
+    .ATTR(openatc_post_alpha, ListFloat, {})
+    .ATTR(openatc_post_beta, ListFloat, {})
     .OP_END_FACTORY_REG(BatchNormalization);
 }  // namespace ge
 
 namespace openatc_ops {
 namespace {
-enum Attr { kEpsilon, kMomentum, kTrainingMode };
+enum Attr { kEpsilon, kMomentum, kTrainingMode, kChain, kChainBlock, kPostOps, kPostAlpha, kPostBeta };
+
+// The inference formula of one channel, then the fused activations: kRelu, the one post-op
+// Relu(0) (light_densenet121's BatchNormalization -> Relu), in line; else each in order.
+struct Affine {
+  const std::vector<dnnl_util::PostOpSpec> *post = nullptr;
+  template <bool kRelu>
+  float Apply(float x, float mean, float den, float scale, float bias) const {
+    float v = (x - mean) / den * scale + bias;
+    if constexpr (kRelu) {
+      return v < 0.0f ? 0.0f : v;  // NaN stays NaN
+    } else {
+      for (const auto &op : *post) v = dnnl_util::ApplyPostOp(op, v, 0.0f);
+      return v;
+    }
+  }
+};
+
+// Y of plain X (N, C, inner...) per channel.
+template <bool kRelu>
+void PlainBn(const Affine &f, const float *x, const float *mean, const float *den, const float *scale,
+             const float *bias, int64_t n, int64_t c, int64_t inner, float *y) {
+  for (int64_t ch = 0; ch < c; ++ch)
+    for (int64_t b = 0; b < n; ++b) {
+      const float *xr = x + (b * c + ch) * inner;
+      float *yr = y + (b * c + ch) * inner;
+      for (int64_t k = 0; k < inner; ++k) yr[k] = f.Apply<kRelu>(xr[k], mean[ch], den[ch], scale[ch], bias[ch]);
+    }
+}
+
+// Y of X in the chain layout of block `b` ([N, C/b, H, W, b]); the per-channel values are indexed
+// by the block's lane.
+template <int64_t b, bool kRelu>
+void ChainBn(const Affine &f, const float *x, const float *mean, const float *den, const float *scale,
+             const float *bias, const Dims &d, float *y) {
+  const int64_t blocks = d[1] / b, hw = d[2] * d[3];
+  for (int64_t n = 0; n < d[0]; ++n)
+    for (int64_t cb = 0; cb < blocks; ++cb) {
+      const float *m = mean + cb * b, *dn = den + cb * b, *s = scale + cb * b, *t = bias + cb * b;
+      const int64_t base = (n * blocks + cb) * hw * b;
+      for (int64_t p = 0; p < hw; ++p)
+        for (int64_t k = 0; k < b; ++k) {
+          const int64_t o = base + p * b + k;
+          y[o] = f.Apply<kRelu>(x[o], m[k], dn[k], s[k], t[k]);
+        }
+    }
+}
 
 std::string Check(const gert::ExtendedKernelContext *ctx, const Dims &x, const Dims *params[4]) {
   if (AttrInt(ctx, kTrainingMode, 0) == 0 && ctx->GetComputeNodeOutputNum() > 1)
@@ -98,14 +157,36 @@ class BatchNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     }
     float *py = dnnl_util::OutF32(*y, &sy);
     const int64_t n = d[0][0], c = d[0][1], inner = NumElements(Dims(d[0].begin() + 2, d[0].end()));
-    for (int64_t ch = 0; ch < c; ++ch) {
-      const float mean = p[3][ch], den = std::sqrt(p[4][ch] + eps), scale = p[1][ch], bias = p[2][ch];
-      for (int64_t b = 0; b < n; ++b) {
-        const float *xr = p[0] + (b * c + ch) * inner;
-        float *yr = py + (b * c + ch) * inner;
-        for (int64_t k = 0; k < inner; ++k) yr[k] = (xr[k] - mean) / den * scale + bias;
-      }
+    std::vector<dnnl_util::PostOpSpec> post;
+    const std::string bad = dnnl_util::ParsePostOps(AttrStrings(ctx, kPostOps), AttrFloats(ctx, kPostAlpha),
+                                                    AttrFloats(ctx, kPostBeta), &post);
+    if (!bad.empty()) return Fail(ctx, bad);
+    if (dnnl_util::BinaryAddIndex(post) >= 0) return Fail(ctx, "openatc_post_ops: binary_add is not applied here");
+    const bool relu = post.size() == 1 && post[0].alg == "eltwise_relu" && post[0].alpha == 0.0f;
+    const Affine f{&post};
+    std::vector<float> den(static_cast<size_t>(c));
+    for (int64_t ch = 0; ch < c; ++ch) den[static_cast<size_t>(ch)] = std::sqrt(p[4][ch] + eps);
+    if (const int64_t block = NodeChainBlock(ctx, kChain, kChainBlock); block > 0) {
+      if (t[0]->GetDataType() != ge::DT_FLOAT || d[0].size() != 4 || c % block != 0)
+        return Fail(ctx, "openatc_chain_layout needs a 4-D float32 X whose channel count is a multiple of " +
+                             std::to_string(block) + "; X is " + DimsToString(d[0]));
+      auto run = [&](auto chain) {
+        constexpr int64_t kB = decltype(chain)::value;
+        if (relu)
+          ChainBn<kB, true>(f, p[0], p[3], den.data(), p[1], p[2], d[0], py);
+        else
+          ChainBn<kB, false>(f, p[0], p[3], den.data(), p[1], p[2], d[0], py);
+      };
+      if (block == 16)
+        run(std::integral_constant<int64_t, 16>{});
+      else
+        run(std::integral_constant<int64_t, 8>{});
+      return ge::GRAPH_SUCCESS;
     }
+    if (relu)
+      PlainBn<true>(f, p[0], p[3], den.data(), p[1], p[2], n, c, inner, py);
+    else
+      PlainBn<false>(f, p[0], p[3], den.data(), p[1], p[2], n, c, inner, py);
     dnnl_util::StoreF32(sy, *y);
     return ge::GRAPH_SUCCESS;
   }

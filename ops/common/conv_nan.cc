@@ -23,20 +23,6 @@ int64_t DotStrides(const Dims &s, const Dims &idx) {
   return o;
 }
 
-// One post-op with ONNX semantics (NaN in, NaN out); `add` is the binary_add operand's value.
-float Apply(const dnnl_util::PostOpSpec &op, float v, float add) {
-  const std::string &a = op.alg;
-  if (std::isnan(v)) return v;
-  if (a == "eltwise_relu") return v > 0 ? v : (op.alpha == 0.0f ? 0.0f : op.alpha * v);  // Relu(-inf) = 0
-  if (a == "eltwise_clip") return std::min(std::max(v, op.alpha), op.beta);
-  if (a == "eltwise_linear") return op.alpha * v + op.beta;
-  if (a == "eltwise_logistic") return 1.0f / (1.0f + std::exp(-v));
-  if (a == "eltwise_tanh") return std::tanh(v);
-  if (a == "eltwise_elu") return v >= 0 ? v : op.alpha * std::expm1(v);
-  if (a == "eltwise_hardswish") return v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f;
-  return v + add;  // binary_add
-}
-
 }  // namespace
 
 bool ChainDropsNaN(const std::vector<dnnl_util::PostOpSpec> &ops) {
@@ -53,7 +39,7 @@ void RestoreNaN(const ConvProblem &p, const float *raw, const float *addend, flo
     const int64_t yo = p.layout.y_blocked ? ChainOffset(p.y, idx, p.layout.block) : DotStrides(p.y_strides.empty() ? dense : p.y_strides, idx);
     const int64_t ao = p.layout.add_blocked ? ChainOffset(p.y, idx, p.layout.block) : i;
     float v = raw[yo];
-    for (const auto &op : p.post_ops) v = Apply(op, v, addend ? addend[ao] : 0.0f);
+    for (const auto &op : p.post_ops) v = dnnl_util::ApplyPostOp(op, v, addend ? addend[ao] : 0.0f);
     if (std::isnan(v) || std::isnan(fused[yo])) fused[yo] = v;  // oneDNN's Relu gives NaN for -inf
     for (size_t d = idx.size(); d-- > 0;) {
       if (++idx[d] < p.y[d]) break;

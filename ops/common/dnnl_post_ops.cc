@@ -1,6 +1,8 @@
 // oneDNN post-ops from the fusion attributes (dnnl_post_ops.h).
 #include "common/dnnl_post_ops.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <map>
@@ -74,6 +76,19 @@ Dims PostOpsKey(const std::vector<PostOpSpec> &ops) {
     k.push_back(Bits(op.beta));
   }
   return k;
+}
+
+float ApplyPostOp(const PostOpSpec &op, float v, float add) {
+  const std::string &a = op.alg;
+  if (std::isnan(v)) return v;
+  if (a == "eltwise_relu") return v > 0 ? v : (op.alpha == 0.0f ? 0.0f : op.alpha * v);  // Relu(-inf) = 0
+  if (a == "eltwise_clip") return std::min(std::max(v, op.alpha), op.beta);
+  if (a == "eltwise_linear") return op.alpha * v + op.beta;
+  if (a == "eltwise_logistic") return 1.0f / (1.0f + std::exp(-v));
+  if (a == "eltwise_tanh") return std::tanh(v);
+  if (a == "eltwise_elu") return v >= 0 ? v : op.alpha * std::expm1(v);
+  if (a == "eltwise_hardswish") return v * std::min(std::max(v + 3.0f, 0.0f), 6.0f) / 6.0f;
+  return v + add;  // binary_add
 }
 
 }  // namespace openatc_ops::dnnl_util

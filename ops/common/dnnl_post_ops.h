@@ -1,6 +1,7 @@
 /**
  * @file ops/common/dnnl_post_ops.h
- * oneDNN post-ops from the attributes atc's fusion passes put on a Conv
+ * oneDNN post-ops from the attributes atc's fusion passes put on a Conv (and, activations only,
+ * on an inference BatchNormalization, which applies them itself with ApplyPostOp)
  * (atc/compiler/src/passes/conv_post_ops.cc): openatc_post_ops (ListString of algorithm
  * names), openatc_post_alpha and openatc_post_beta (ListFloat, one value per post-op). Names
  * and parameters are oneDNN 2.6's (dnnl_types.h, eltwise alpha/beta table):
@@ -35,6 +36,10 @@ std::string ParsePostOps(const std::vector<std::string> &algs, const std::vector
 
 /// The oneDNN post-op list; `addend` is the descriptor of a binary_add operand.
 dnnl::post_ops BuildPostOps(const std::vector<PostOpSpec> &ops, const dnnl::memory::desc &addend);
+
+/// One post-op on one value with ONNX semantics (NaN in, NaN out: oneDNN's own kernels may give
+/// 0 for a NaN through Relu or Clip); `add` is the binary_add operand's value.
+float ApplyPostOp(const PostOpSpec &op, float v, float add);
 
 /// Index of the binary_add post-op, or -1.
 int BinaryAddIndex(const std::vector<PostOpSpec> &ops);

@@ -12,6 +12,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
+#include <map>
+#include <string>
 
 #include "openatc/common/error.h"
 #include "pass_graph_builder.h"
@@ -290,6 +293,57 @@ TEST_CASE("a Mul and an Add of per-channel constants fold into a BatchNormalizat
   for (const om::Model *m : {&fused, &plain, &off}) CheckWithin(Values(RunModel(*m, in)[0]), want, mag, 2);
 }
 
+TEST_CASE("activations after an inference BatchNormalization fuse into it", "[compiler][passes]") {
+  // x -> BatchNormalization -> Relu (in line) or LeakyRelu (the general post-op path) -> y, with a
+  // NaN, an infinity and negative values among the inputs (ONNX: Relu(NaN) = NaN, Relu(-inf) = 0).
+  const std::vector<float> scale = {1.5f, -0.5f, 2.0f}, shift = {0.1f, -0.2f, 0.3f}, mean = {0.05f, -0.1f, 0.2f},
+                           var = {0.5f, 2.0f, 0.1f};
+  const float eps = 1e-3f;
+  for (const char *act : {"Relu", "LeakyRelu"}) {
+    INFO(act);
+    Builder b;
+    const int32_t x = b.Data("x", {1, 3, 2, 4});
+    const int32_t bn = b.Op("bn", "BatchNormalization",
+                            {x, b.Const("scale", {3}, scale), b.Const("shift", {3}, shift), b.Const("mean", {3}, mean),
+                             b.Const("var", {3}, var)},
+                            {{"epsilon", Float(eps)}});
+    std::map<std::string, ir::AttrValue> attrs;
+    if (std::string(act) == "LeakyRelu") attrs["alpha"] = Float(0.25f);
+    b.Output({b.Op("act", act, {bn}, attrs)});
+    const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+    const ir::Node &f = Named(fused.graph, "act");
+    CHECK(f.type == "BatchNormalization");
+    CHECK(FusedList(f) == std::vector<std::string>{"bn", "act"});
+    CHECK(f.attrs.at("openatc_post_ops").list_s == std::vector<std::string>{"eltwise_relu"});
+    std::vector<float> xv = Pattern(24, 9);
+    xv[1] = std::nanf("");
+    xv[9] = -std::numeric_limits<float>::infinity();
+    std::vector<double> want(24), mag(24);
+    for (size_t i = 0; i < 24; ++i) {
+      const size_t c = i / 8;
+      const double den = std::sqrt(double(var[c]) + double(eps)), t = (double(xv[i]) - mean[c]) / den;
+      const double v = t * scale[c] + shift[c], slope = std::string(act) == "Relu" ? 0.0 : 0.25;
+      want[i] = std::isnan(v) ? v : (v > 0 ? v : slope * v);
+      mag[i] = (std::fabs(double(xv[i])) + std::fabs(mean[c])) / den * std::fabs(scale[c]) + std::fabs(shift[c]);
+    }
+    const std::vector<HostTensor> in = {Host({1, 3, 2, 4}, xv)};
+    for (const om::Model *m : {&fused, &plain}) {
+      const std::vector<float> got = Values(RunModel(*m, in)[0]);
+      REQUIRE(got.size() == 24);
+      for (size_t i = 0; i < 24; ++i) {
+        INFO("element " << i << ": " << got[i] << " vs " << want[i]);
+        if (std::isnan(want[i])) {
+          CHECK(std::isnan(got[i]));
+        } else if (std::isinf(want[i]) || std::isinf(mag[i])) {
+          CHECK(double(got[i]) == want[i]);
+        } else {
+          CHECK(std::fabs(double(got[i]) - want[i]) <= 8 * kU * mag[i]);
+        }
+      }
+    }
+  }
+}
+
 namespace {
 struct ActCase {
   const char *type;
@@ -441,9 +495,10 @@ TEST_CASE("the fusion switch file: per-pass switches, both forms, malformed file
   const om::Model no_bn = Compile(b.g, TempFile("no_bn.json", R"({"Switch":{"GraphFusion":{"ConvBatchNormFoldPass":"off",
       "ConvActivationFusionPass":"on"},
       "UBFusion":{"SomeAscendPass":"on"}}})"));
-  CHECK(no_bn.graph.nodes.size() == 11);
-  CHECK(Named(no_bn.graph, "bn").type == "BatchNormalization");
-  CHECK(Named(no_bn.graph, "relu").type == "Relu");  // a Relu after a BatchNormalization is not fused
+  CHECK(no_bn.graph.nodes.size() == 10);
+  CHECK(no_bn.graph.FindNode("bn") < 0);
+  CHECK(Named(no_bn.graph, "relu").type == "BatchNormalization");  // the Relu fused into the BatchNormalization
+  CHECK(FusedList(Named(no_bn.graph, "relu")) == std::vector<std::string>{"bn", "relu"});
   // Line form: ALL off, then BN folding on again.
   const om::Model only_bn = Compile(b.g, TempFile("only_bn.cfg", "# comment\nALL:off\nConvBatchNormFoldPass : on\n"));
   CHECK(only_bn.graph.nodes.size() == 6);

@@ -400,3 +400,68 @@ TEST_CASE("layout planning marks a chain 16-wide only when all of its tensors al
     }
   }
 }
+
+TEST_CASE("layout planning keeps an inference BatchNormalization (and its fused Relu) in the chain",
+          "[compiler][passes][layout]") {
+  // x[1,3,8,8] -> c1 (16 ch) -> mp MaxPool 2x2 -> bn BatchNormalization -> r Relu -> c2 (8 ch) -> out.
+  // The BatchNormalization follows a pool, so it folds into no Conv; it computes in the chain
+  // layout (openatc_chain_layout), with the Relu fused into it, and c2 reads its output blocked.
+  const Layer l1 = MakeLayer(3, 16, 3, 51), l2 = MakeLayer(16, 8, 3, 52);
+  std::vector<float> scale(16), shift(16), mean(16), var(16);
+  for (size_t c = 0; c < 16; ++c) {
+    scale[c] = 0.5f + 0.125f * float(c % 5);
+    shift[c] = 0.0625f * float(int(c) - 7);
+    mean[c] = 0.03125f * float(c % 3);
+    var[c] = 0.25f + 0.5f * float(c % 4);
+  }
+  Builder b;
+  const int32_t xi = b.Data("x", {1, 3, kH, kW});
+  const int32_t mp = b.Op("mp", "MaxPool", {AddConv(b, "c1", l1, xi)},
+                          {{"kernel_shape", Ints({2, 2})}, {"strides", Ints({2, 2})}});
+  const int32_t bn = b.Op("bn", "BatchNormalization",
+                          {mp, b.Const("scale", {16}, scale), b.Const("shift", {16}, shift), b.Const("mean", {16}, mean),
+                           b.Const("var", {16}, var)});
+  const int32_t r = b.Op("r", "Relu", {bn});
+  b.Output({AddConv(b, "c2", l2, r)});
+  const om::Model blocked = Compile(b.g), plain = Compile(b.g, TempFile("layout_bn_off.txt", "LayoutPlanningPass:off\n"));
+  const ir::Node &f = blocked.graph.nodes[size_t(blocked.graph.FindNode("r"))];
+  CHECK(f.type == "BatchNormalization");  // the Relu fused into it
+  CHECK(IntOf(f, "openatc_chain_layout") == 1);
+  CHECK(Chained(blocked.graph, "r") == "blocked");
+  CHECK(Chained(blocked.graph, "mp") == "blocked");
+  CHECK(ConvSides(blocked.graph, "c2") == std::vector<int64_t>{1, 0, 0});
+  // Values: within 4 (K + 8) u M of the exact result (two convolutions of K <= 144 terms, the pool
+  // and the normalisation's few roundings; M: the network on |x|, |W|, |B| with the normalisation
+  // on magnitudes, (|v| + |mean|) / den * |scale| + |B|, and the Relu dropped).
+  const std::vector<float> xv = Pattern(size_t(3 * kH * kW), 53);
+  std::vector<double> want, mag;
+  for (bool mg : {false, true}) {
+    std::vector<double> x(xv.begin(), xv.end());
+    if (mg)
+      for (auto &v : x) v = std::fabs(v);
+    const std::vector<double> y1 = RefConv(l1, x, mg);
+    std::vector<double> h(size_t(16 * (kH / 2) * (kW / 2)));
+    for (int64_t m = 0; m < 16; ++m)
+      for (int64_t i = 0; i < kH / 2; ++i)
+        for (int64_t j = 0; j < kW / 2; ++j) {
+          double v = -1e300;
+          for (int64_t a = 0; a < 2; ++a)
+            for (int64_t bb = 0; bb < 2; ++bb) v = std::max(v, y1[size_t((m * kH + 2 * i + a) * kW + 2 * j + bb)]);
+          const double den = std::sqrt(double(var[size_t(m)]) + 1e-5);
+          const double t = mg ? (v + std::fabs(mean[size_t(m)])) / den * std::fabs(scale[size_t(m)]) + std::fabs(shift[size_t(m)])
+                              : std::max((v - mean[size_t(m)]) / den * scale[size_t(m)] + shift[size_t(m)], 0.0);
+          h[size_t((m * (kH / 2) + i) * (kW / 2) + j)] = t;
+        }
+    (mg ? mag : want) = RefConv(l2, h, mg, kH / 2, kW / 2);
+  }
+  const std::vector<HostTensor> in = {Host({1, 3, kH, kW}, xv)};
+  const std::vector<float> yb = Values(RunModel(blocked, in)[0]), yp = Values(RunModel(plain, in)[0]);
+  REQUIRE(yb.size() == want.size());
+  REQUIRE(yp.size() == want.size());
+  const double k = 4 * (144 + 8) / 16777216.0;
+  for (size_t i = 0; i < yb.size(); ++i) {
+    INFO("element " << i << ": blocked " << yb[i] << " plain " << yp[i] << " exact " << want[i]);
+    CHECK(std::fabs(yb[i] - want[i]) <= k * mag[i]);
+    CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
+  }
+}

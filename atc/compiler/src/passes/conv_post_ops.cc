@@ -9,6 +9,9 @@
 // Attributes set on the Conv: openatc_post_ops (algorithm names), openatc_post_alpha,
 // openatc_post_beta (one value each per post-op) and openatc_fused_nodes (original node names,
 // the Conv first). The Conv takes the name of the last fused node.
+// An inference BatchNormalization (training_mode 0, one output, float32) takes the activations
+// the same way (ConvActivationFusionPass; no binary_add): ops/BatchNormalization.cc applies them
+// in its one pass (light_densenet121: BatchNormalization -> Relu before each Conv).
 #include <limits>
 
 #include "openatc/common/log.h"
@@ -93,10 +96,18 @@ void SetPostOpAttrs(ir::Node &c, const std::vector<PostOp> &ops, const std::vect
   c.attrs["openatc_fused_nodes"] = names;
 }
 
+bool FusesBn(const PassGraph &pg, int32_t i) {
+  const ir::Node &n = pg.g.nodes[static_cast<size_t>(i)];
+  return pg.Is(i, "BatchNormalization") && n.inputs.size() == 5 && n.output_descs.size() == 1 &&
+         n.output_descs[0].dtype == ge::DT_FLOAT && IntAttr(n, "training_mode", 0) == 0;
+}
+
 bool FuseChain(PassGraph &pg, int32_t ci, bool act_on, bool add_on) {
   const ir::Node &conv = pg.node(ci);
-  if (!pg.Is(ci, "Conv") || conv.inputs.size() < 2 || conv.inputs.size() > 3 || conv.attrs.count("openatc_post_ops"))
-    return false;
+  const bool bn = FusesBn(pg, ci);
+  if (bn) add_on = false;
+  if (!bn && (!pg.Is(ci, "Conv") || conv.inputs.size() < 2 || conv.inputs.size() > 3)) return false;
+  if (conv.attrs.count("openatc_post_ops")) return false;
   std::vector<PostOp> ops;
   std::vector<int32_t> chain;
   ir::Endpoint addend;
@@ -132,7 +143,7 @@ bool FuseChain(PassGraph &pg, int32_t ci, bool act_on, bool add_on) {
   std::string algs;
   for (const auto &op : ops) algs += (algs.empty() ? "" : ", ") + op.alg;
   LogInfo("pass " + std::string(addend.connected() ? kConvAdd : kConvActivation) + ": fused " +
-          JoinNames(chain_names) + " into Conv '" + conv_name +
+          JoinNames(chain_names) + " into " + c.type + " '" + conv_name +
           "' as post-ops " + algs + " (fused node '" + tail + "')");
   return true;
 }
@@ -143,7 +154,9 @@ size_t RunConvPostOpFusion(PassGraph &pg, bool activations, bool adds) {
   size_t changes = 0;
   const size_t n = pg.g.nodes.size();
   for (size_t i = 0; i < n; ++i)
-    if (pg.g.nodes[i].type == "Conv" && FuseChain(pg, static_cast<int32_t>(i), activations, adds)) ++changes;
+    if ((pg.g.nodes[i].type == "Conv" || pg.g.nodes[i].type == "BatchNormalization") &&
+        FuseChain(pg, static_cast<int32_t>(i), activations, adds))
+      ++changes;
   return changes;
 }
 

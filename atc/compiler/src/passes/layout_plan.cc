@@ -9,14 +9,15 @@
 //   or a layout-neutral node (Relu-like unary ops, Add/Sum/Sub/Mul/Div/Max/Min of same-shape
 //   operands or with a one-element operand, Concat on axis 1), a squeeze-excitation Mul of a
 //   4-D tensor by per-channel weights [N|1, C, 1, 1] (openatc_chain_layout = 1; the weights'
-//   bytes are the same in both layouts) or a float32 MaxPool (no Indices) / AveragePool / GlobalAveragePool /
+//   bytes are the same in both layouts), an inference BatchNormalization (float32 [C] parameters;
+//   openatc_chain_layout = 1) or a float32 MaxPool (no Indices) / AveragePool / GlobalAveragePool /
 //   GlobalMaxPool, whose data input(s) all stay in the chain layout, and every reader is a
 //   blockable Conv (as X, or as the fused addend of a Conv whose Y is blocked) or such a node
 //   whose output stays in the chain layout. A global pool's output [N, C, 1, 1] has the same
 //   bytes in both layouts, so any node may read it. So reorders happen only inside the Convs at a
 //   chain's boundary (plain input or plain output) and never on graph edges.
-// Attributes: Convs get openatc_x_blocked / openatc_y_blocked / openatc_addend_blocked; pools and
-// squeeze-excitation Muls in a chain openatc_chain_layout = 1; every node whose output stays in the chain layout gets
+// Attributes: Convs get openatc_x_blocked / openatc_y_blocked / openatc_addend_blocked; pools,
+// BatchNormalizations and squeeze-excitation Muls in a chain openatc_chain_layout = 1; every node whose output stays in the chain layout gets
 // _openatc_layout = "blocked" (informational). A chain is a connected set of chain tensors with the
 // nodes that write and read them; when every one of its tensors has a multiple of 16 channels,
 // each of those nodes gets openatc_chain_block = 16 (the run time may then use nChw16c).
@@ -156,6 +157,14 @@ std::vector<size_t> NeutralInputs(const PassGraph &pg, int32_t i, const std::vec
       if (data.empty() || (data.size() > 1 && !known && !one_root)) return {};  // no broadcasting, also at run time
       return data;
     }
+  if (n.type == "BatchNormalization") {  // inference: its [C] parameters read the same in both layouts
+    if (n.inputs.size() != 5 || n.output_descs.size() != 1 || IntAttr(n, "training_mode", 0) != 0 ||
+        !Rank4(n.input_descs[0]) || n.inputs[0].index != 0)
+      return {};
+    for (size_t k = 1; k < 5; ++k)
+      if (n.input_descs[k].dtype != ge::DT_FLOAT) return {};
+    return {0};
+  }
   if (IsPool(n.type)) {
     if (n.inputs.size() != 1 || !Rank4(n.input_descs[0])) return {};
     if (n.type == "MaxPool" && (pg.Consumers(i, 1) > 0 || IntAttr(n, "storage_order", 0) != 0)) return {};
@@ -335,7 +344,7 @@ size_t RunLayoutPlanning(PassGraph &pg) {
     if (!pl.chain[i]) continue;
     ir::Node &node = pg.node(static_cast<int32_t>(i));
     SetStr(node, "_openatc_layout", "blocked");
-    if (IsPool(node.type) || PerChannelMul(pg, static_cast<int32_t>(i)) >= 0) {
+    if (IsPool(node.type) || node.type == "BatchNormalization" || PerChannelMul(pg, static_cast<int32_t>(i)) >= 0) {
       SetInt(node, "openatc_chain_layout", 1);
       ++changes;
     }
