@@ -1,6 +1,7 @@
 // Gelu (ONNX Gelu-20): approximate "none": Y = X/2 * (1 + erf(X / sqrt(2))); "tanh":
 // Y = X/2 * (1 + tanh(sqrt(2/pi) * (X + 0.044715 X^3))). Float types (float16 computed in float);
-// NaN stays NaN.
+// NaN stays NaN. float32 on oneDNN's eltwise_gelu_erf / eltwise_gelu_tanh (common/dnnl_eltwise.h).
+#include "common/dnnl_eltwise.h"
 #include "common/math_util.h"
 
 namespace ge {
@@ -18,6 +19,9 @@ class Gelu : public UnaryElementwiseOp<Gelu> {
   static bool Accepts(ge::DataType d) { return IsFloat(d); }
   static ge::graphStatus Compute(gert::EagerOpExecutionContext *ctx, const gert::Tensor &x, gert::Tensor &y) {
     const std::string mode = AttrStr(ctx, 0, "none");
+    if (x.GetDataType() == ge::DT_FLOAT && (mode == "none" || mode == "tanh"))  // vectorised
+      return EltwiseF32(ctx, mode == "tanh" ? dnnl::algorithm::eltwise_gelu_tanh : dnnl::algorithm::eltwise_gelu_erf, x,
+                        y);
     if (mode == "none")
       return MapFloat(x, y, [](auto v) {
         using C = decltype(v);

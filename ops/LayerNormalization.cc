@@ -1,7 +1,7 @@
 // LayerNormalization (ONNX LayerNormalization-17): normalises X over axes [axis, rank) with
 // epsilon, then Y = normalised * Scale + B (Scale and the optional B broadcast to X[axis:]).
 // Optional outputs Mean and InvStdDev (float32, X's shape with the normalised axes set to 1).
-// Statistics are computed in float (stash_type 1) with double accumulation; a plain loop.
+// Statistics are computed in float (stash_type 1) with double accumulation (8 partial sums).
 #include <cmath>
 
 #include "common/dnnl_util.h"
@@ -24,6 +24,25 @@ REG_OP(LayerNormalization)
 namespace openatc_ops {
 namespace {
 enum Attr { kAxis, kEpsilon, kStashType };
+
+// The sum of f(i) over i < n in double as 8 interleaved partial sums, combined pairwise at the
+// end: a fixed order, so the compiler vectorises it without reassociating (a transformer's 64- or
+// 768-wide rows: one dependent chain of double adds took ~2.7 ns an element).
+template <class F>
+double Sum8(int64_t n, F f) {
+  double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int64_t i = 0;
+  for (; i + 8 <= n; i += 8)
+    for (int k = 0; k < 8; ++k) acc[k] += f(i + k);
+  for (int k = 0; i < n; ++i, ++k) acc[k] += f(i);
+  return ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]));
+}
+
+bool Identity(const std::vector<int64_t> &o) {
+  for (size_t i = 0; i < o.size(); ++i)
+    if (o[i] != static_cast<int64_t>(i)) return false;
+  return true;
+}
 }  // namespace
 
 class LayerNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
@@ -79,16 +98,23 @@ class LayerNormalization : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     float *py = dnnl_util::OutF32(*y, &sy);
     const std::vector<int64_t> so = InnerOffsets(sd, inner), bo = b ? InnerOffsets(bd, inner) : std::vector<int64_t>{};
     const float eps = AttrFloat(ctx, kEpsilon, 1e-5f);
+    const bool dense = Identity(so) && (!b || Identity(bo));
     for (int64_t o = 0; o < outer; ++o) {
       const float *row = px + o * n;
-      double sum = 0;
-      for (int64_t i = 0; i < n; ++i) sum += row[i];
+      const double sum = Sum8(n, [row](int64_t i) { return static_cast<double>(row[i]); });
       const float mean = static_cast<float>(sum / static_cast<double>(n));
-      double sq = 0;
-      for (int64_t i = 0; i < n; ++i) sq += static_cast<double>(row[i] - mean) * (row[i] - mean);
+      const double sq = Sum8(n, [row, mean](int64_t i) {
+        const double d = static_cast<double>(row[i] - mean);
+        return d * d;
+      });
       const float inv = 1.0f / std::sqrt(static_cast<float>(sq / static_cast<double>(n)) + eps);
       float *yr = py + o * n;
-      for (int64_t i = 0; i < n; ++i) yr[i] = (row[i] - mean) * inv * ps[so[i]] + (pb ? pb[bo[i]] : 0.0f);
+      if (dense && pb)
+        for (int64_t i = 0; i < n; ++i) yr[i] = (row[i] - mean) * inv * ps[i] + pb[i];
+      else if (dense)
+        for (int64_t i = 0; i < n; ++i) yr[i] = (row[i] - mean) * inv * ps[i];
+      else
+        for (int64_t i = 0; i < n; ++i) yr[i] = (row[i] - mean) * inv * ps[so[i]] + (pb ? pb[bo[i]] : 0.0f);
       if (out_stats[0]) out_stats[0]->GetData<float>()[o] = mean;
       if (out_stats[1]) out_stats[1]->GetData<float>()[o] = inv;
     }

@@ -262,6 +262,33 @@ TEST_CASE("Gelu (none, tanh) and Swish by hand, NaN kept", "[ops][activation]") 
   CHECK(std::isnan(y[3]));
 }
 
+TEST_CASE("Gelu float32 (oneDNN's vectorised kernels) against double on [-10, 10] and the limits",
+          "[ops][activation]") {
+  // The error bound: 4 ulp of the result plus 4 ulp of |x| (the 1 + tanh / 1 + erf factor cancels
+  // for negative x, so a float32 evaluation loses digits relative to the result, not to x).
+  F x;
+  for (int i = -2000; i <= 2000; ++i) x.push_back(static_cast<float>(i) / 200.0f);
+  x.insert(x.end(), {INFINITY, -INFINITY, NAN, 1e-30f, -1e-30f});
+  for (const char *mode : {"none", "tanh"}) {
+    INFO(mode);
+    const auto y = Values<float>(RunOp({"Gelu", {{Fl({int64_t(x.size())}, x)}}, {{"approximate", StringAttr(mode)}}})[0]);
+    REQUIRE(y.size() == x.size());
+    for (size_t i = 0; i < x.size(); ++i) {
+      const double v = x[i];
+      const double want = std::string(mode) == "none" ? 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)))
+                                                       : 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
+      INFO("x = " << x[i] << ": " << y[i] << " vs " << want);
+      if (std::isnan(want)) {  // NaN, and -inf: the formula's -inf * 0, as ONNX's reference computes it
+        CHECK(std::isnan(y[i]));
+      } else if (std::isinf(v)) {
+        CHECK(double(y[i]) == want);
+      } else {
+        CHECK(std::fabs(double(y[i]) - want) <= 4 * 0x1p-24 * (std::fabs(want) + std::fabs(v)) + 1e-38);
+      }
+    }
+  }
+}
+
 TEST_CASE("TensorScatter linear and circular, write_indices per batch (ONNX-24)", "[ops][kvcache]") {
   // past [2 batch, 3 seq, 1]; update [2, 2, 1] written at 1 (batch 0) and 2 (batch 1).
   const HostTensor past = Fl({2, 3, 1}, {0, 0, 0, 0, 0, 0}), upd = Fl({2, 2, 1}, {1, 2, 3, 4});

@@ -11,12 +11,12 @@
 namespace openatc::compiler::passes {
 namespace {
 
-const char *const kAllPasses[] = {kHardSwishPattern, kConvBnFold, kConvBiasAdd, kBnScaleFold, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kLayoutPlan, kWeightPrepack};
+const char *const kAllPasses[] = {kHardSwishPattern, kGeluPattern, kLayerNormPattern, kConvBnFold, kConvBiasAdd, kBnScaleFold, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kLayoutPlan, kWeightPrepack};
 
 [[noreturn]] void Malformed(const std::string &path, const std::string &what) {
   throw Error(ErrorCategory::kUsage, "E10001", "--fusion_switch_file: " + what,
               "Write {\"Switch\": {\"GraphFusion\": {\"<pass>\": \"on\" | \"off\"}}} or lines <pass>:on|off; passes: " +
-                  std::string(kHardSwishPattern) + ", " + kConvBnFold + ", " + kConvBiasAdd + ", " + kBnScaleFold + ", " + kConvActivation + ", " + kConvAdd + ", " + kReshapeChain + ", " +
+                  std::string(kHardSwishPattern) + ", " + kGeluPattern + ", " + kLayerNormPattern + ", " + kConvBnFold + ", " + kConvBiasAdd + ", " + kBnScaleFold + ", " + kConvActivation + ", " + kConvAdd + ", " + kReshapeChain + ", " +
                   kTransposePair + ", " + kLayoutPlan + ", " + kWeightPrepack + ", ALL")
       .WithFile(path);
 }

@@ -8,23 +8,12 @@
 // one consumer, none may be a graph output, and every step keeps x's shape (a one-element
 // operand of a higher rank would broadcast). The Div node becomes the HardSwish (its name kept;
 // openatc_fused_nodes lists the four original nodes).
-#include <cmath>
-
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
 
 namespace openatc::compiler::passes {
 namespace {
-
-// True when input `k` of `n` is a one-element float32 Const equal to `want` (relative 2^-20).
-bool ConstIs(const PassGraph &pg, const ir::Node &n, size_t k, double want) {
-  if (k >= n.inputs.size()) return false;
-  std::vector<double> v;
-  std::vector<int64_t> shape;
-  if (!ConstF32(pg.g, n.inputs[k], &v, &shape) || v.size() != 1) return false;
-  return std::fabs(v[0] - want) <= std::fabs(want) * (1.0 / (1 << 20));
-}
 
 // The input anchor of binary node `n` that is not the constant `want` (the other one is), or -1.
 int OtherThanConst(const PassGraph &pg, const ir::Node &n, double want) {
@@ -41,17 +30,6 @@ int32_t Next(const PassGraph &pg, int32_t from, const char *type, const std::vec
   if (c < 0 || !pg.Is(c, type)) return -1;
   const ir::Node &n = pg.g.nodes[static_cast<size_t>(c)];
   return n.output_descs.size() == 1 && n.output_descs[0].shape == shape ? c : -1;
-}
-
-// Marks the Consts node `i` read through `old` erased when nothing else reads them.
-void DropUnreadConsts(PassGraph &pg, const std::vector<ir::Endpoint> &old) {
-  for (const ir::Endpoint &e : old) {
-    if (!e.connected() || pg.erased[static_cast<size_t>(e.node)]) continue;
-    const ir::Node &p = pg.g.nodes[static_cast<size_t>(e.node)];
-    if ((p.type == ir::kConst || p.type == ir::kConstant) && !pg.Pinned(e.node) && !pg.GraphOutput(e.node) &&
-        pg.Consumers(e.node, 0) == 0)
-      pg.erased[static_cast<size_t>(e.node)] = true;
-  }
 }
 
 // Rewrites the pattern starting at Add node `ai`; false when it does not match.

@@ -1,6 +1,7 @@
 // Helpers shared by the graph passes (pass_util.h).
 #include "pass_util.h"
 
+#include <cmath>
 #include <cstring>
 #include <memory>
 
@@ -184,6 +185,24 @@ int64_t IntAttr(const ir::Node &n, const char *name, int64_t def) {
 std::vector<int64_t> IntsAttr(const ir::Node &n, const char *name) {
   auto it = n.attrs.find(name);
   return it != n.attrs.end() && it->second.kind == ir::AttrKind::kListInt ? it->second.list_i : std::vector<int64_t>{};
+}
+
+bool ConstIs(const PassGraph &pg, const ir::Node &n, size_t k, double want) {
+  if (k >= n.inputs.size()) return false;
+  std::vector<double> v;
+  std::vector<int64_t> shape;
+  if (!ConstF32(pg.g, n.inputs[k], &v, &shape) || v.size() != 1) return false;
+  return std::fabs(v[0] - want) <= std::fabs(want) * (1.0 / (1 << 20));
+}
+
+void DropUnreadConsts(PassGraph &pg, const std::vector<ir::Endpoint> &old) {
+  for (const ir::Endpoint &e : old) {
+    if (!e.connected() || pg.erased[static_cast<size_t>(e.node)]) continue;
+    const ir::Node &p = pg.g.nodes[static_cast<size_t>(e.node)];
+    if ((p.type == ir::kConst || p.type == ir::kConstant) && !pg.Pinned(e.node) && !pg.GraphOutput(e.node) &&
+        pg.Consumers(e.node, 0) == 0)
+      pg.erased[static_cast<size_t>(e.node)] = true;
+  }
 }
 
 bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, size_t rank, int64_t m,

@@ -63,6 +63,11 @@ std::vector<int64_t> IntsAttr(const ir::Node &n, const char *name);
 /// 1 everywhere but at most axis 1, which is m or 1. False when `c` broadcasts otherwise.
 bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, size_t rank, int64_t m,
                 std::vector<double> *out);
+/// True when input `k` of `n` is a one-element float32 Const equal to `want` (relative 2^-20):
+/// how the pattern passes recognise the constants exporters write.
+bool ConstIs(const PassGraph &pg, const ir::Node &n, size_t k, double want);
+/// Marks erased each Const read through `old` that nothing live reads any more.
+void DropUnreadConsts(PassGraph &pg, const std::vector<ir::Endpoint> &old);
 /// The fused-node list of `n` (attr openatc_fused_nodes), or {n.name} when it has none.
 std::vector<std::string> FusedNames(const ir::Node &n);
 /// "a, b, c"

@@ -17,6 +17,8 @@ class WeightCache;
 
 /// The pass names (what a fusion switch file names).
 inline constexpr const char *kHardSwishPattern = "HardSwishPatternPass";
+inline constexpr const char *kGeluPattern = "GeluPatternPass";
+inline constexpr const char *kLayerNormPattern = "LayerNormPatternPass";
 inline constexpr const char *kConvBnFold = "ConvBatchNormFoldPass";
 inline constexpr const char *kConvBiasAdd = "ConvBiasAddFoldPass";
 inline constexpr const char *kBnScaleFold = "BatchNormScaleFoldPass";

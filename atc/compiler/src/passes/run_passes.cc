@@ -1,4 +1,4 @@
-// RunGraphPasses: the pass order (passes.h). Decomposed activations recognised first (so that
+// RunGraphPasses: the pass order (passes.h). Decomposed activations (and layer normalisations) recognised first (so that
 // they fuse), bias-Add, Mul, BatchNormalization-scale and BatchNormalization folding next, to a fixed point (they need the
 // Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops, then layout planning.
 #include "openatc/common/log.h"
@@ -8,6 +8,8 @@
 namespace openatc::compiler::passes {
 
 size_t RunHardSwishPattern(PassGraph &pg);
+size_t RunGeluPattern(PassGraph &pg);
+size_t RunLayerNormPattern(PassGraph &pg);
 size_t RunConvBnFold(PassGraph &pg);
 size_t RunConvBiasAddFold(PassGraph &pg);
 size_t RunBnScaleFold(PassGraph &pg);
@@ -20,6 +22,8 @@ size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std:
   PassGraph pg(graph, builtin);
   size_t changes = 0;
   if (switches.enabled(kHardSwishPattern)) changes += RunHardSwishPattern(pg);
+  if (switches.enabled(kGeluPattern)) changes += RunGeluPattern(pg);
+  if (switches.enabled(kLayerNormPattern)) changes += RunLayerNormPattern(pg);
   // Folding to a fixed point: a BatchNormalization folded into a Conv may leave a Mul or Add of
   // per-channel constants after it that now folds too (Caffe exports: Conv -> BatchNormalization
   // -> Mul -> Add, light_densenet121), and the other way round.
