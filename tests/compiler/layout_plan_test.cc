@@ -465,3 +465,64 @@ TEST_CASE("layout planning keeps an inference BatchNormalization (and its fused 
     CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
   }
 }
+
+TEST_CASE("layout planning: AveragePools in the chain layout (padding excluded and included)",
+          "[compiler][passes][layout]") {
+  // x[1,3,8,8] -> c1 (16 ch) -> a1 AveragePool 3x3 stride 1 pads 1 (count_include_pad 0) ->
+  // a2 AveragePool 3x3 stride 2 pads 1 (count_include_pad 1) -> c2 (8 ch, 1x1) -> out.
+  const Layer l1 = MakeLayer(3, 16, 3, 61), l2 = MakeLayer(16, 8, 1, 62);
+  Builder b;
+  const int32_t xi = b.Data("x", {1, 3, kH, kW});
+  const int32_t a1 = b.Op("a1", "AveragePool", {AddConv(b, "c1", l1, xi)},
+                          {{"kernel_shape", Ints({3, 3})}, {"pads", Ints({1, 1, 1, 1})}});
+  const int32_t a2 = b.Op("a2", "AveragePool", {a1},
+                          {{"kernel_shape", Ints({3, 3})}, {"strides", Ints({2, 2})}, {"pads", Ints({1, 1, 1, 1})},
+                           {"count_include_pad", ir::AttrValue{}}});
+  b.g.nodes[size_t(a2)].attrs["count_include_pad"].kind = ir::AttrKind::kInt;
+  b.g.nodes[size_t(a2)].attrs["count_include_pad"].i = 1;
+  b.Output({AddConv(b, "c2", l2, a2)});
+  const om::Model blocked = Compile(b.g), plain = Compile(b.g, TempFile("layout_ap_off.txt", "LayoutPlanningPass:off\n"));
+  for (const char *n : {"a1", "a2"}) {
+    INFO(n);
+    CHECK(Chained(blocked.graph, n) == "blocked");
+    CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode(n))], "openatc_chain_layout") == 1);
+  }
+  // Values: within 4 (K + 8) u M of the exact result (two convolutions, K <= 27 and 16, and two
+  // means of at most 9 terms; M: the network on |x|, |W|, |B|).
+  const std::vector<float> xv = Pattern(size_t(3 * kH * kW), 63);
+  auto pool = [](const std::vector<double> &v, int64_t h, int64_t s, bool include, int64_t *oh) {
+    *oh = (h + 2 - 3) / s + 1;
+    std::vector<double> y(size_t(16 * *oh * *oh));
+    for (int64_t c = 0; c < 16; ++c)
+      for (int64_t i = 0; i < *oh; ++i)
+        for (int64_t j = 0; j < *oh; ++j) {
+          double sum = 0;
+          int count = 0;
+          for (int64_t a = i * s - 1; a < i * s + 2; ++a)
+            for (int64_t bb = j * s - 1; bb < j * s + 2; ++bb)
+              if (a >= 0 && a < h && bb >= 0 && bb < h) sum += v[size_t((c * h + a) * h + bb)], ++count;
+          y[size_t((c * *oh + i) * *oh + j)] = sum / (include ? 9 : count);
+        }
+    return y;
+  };
+  std::vector<double> want, mag;
+  int64_t o1 = 0, o2 = 0;
+  for (bool mg : {false, true}) {
+    std::vector<double> x(xv.begin(), xv.end());
+    if (mg)
+      for (auto &v : x) v = std::fabs(v);
+    const std::vector<double> p1 = pool(RefConv(l1, x, mg), kH, 1, false, &o1);
+    const std::vector<double> p2 = pool(p1, o1, 2, true, &o2);
+    (mg ? mag : want) = RefConv(l2, p2, mg, o2, o2);
+  }
+  const std::vector<HostTensor> in = {Host({1, 3, kH, kW}, xv)};
+  const std::vector<float> yb = Values(RunModel(blocked, in)[0]), yp = Values(RunModel(plain, in)[0]);
+  REQUIRE(yb.size() == want.size());
+  REQUIRE(yp.size() == want.size());
+  const double k = 4 * (27 + 8) / 16777216.0;
+  for (size_t i = 0; i < yb.size(); ++i) {
+    INFO("element " << i << ": blocked " << yb[i] << " plain " << yp[i] << " exact " << want[i]);
+    CHECK(std::fabs(yb[i] - want[i]) <= k * mag[i]);
+    CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
+  }
+}
