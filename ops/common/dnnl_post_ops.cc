@@ -42,6 +42,10 @@ std::string ParsePostOps(const std::vector<std::string> &algs, const std::vector
     } else if (!Eltwise().count(algs[i])) {
       return "unknown post-op '" + algs[i] + "' in openatc_post_ops";
     }
+    for (size_t j = 0; j < i; ++j)
+      if (algs[j] == algs[i] && algs[i] != "binary_add")
+        return "openatc_post_ops names " + algs[i] + " twice: oneDNN 2.6's jit convolutions apply the first one's "
+               "parameters to both (a wrong result), so atc never fuses a second one; recompile the model";
     out->push_back({algs[i], alpha[i], beta[i]});
   }
   if (adds > 1) return "openatc_post_ops has more than one binary_add";

@@ -30,7 +30,9 @@ struct PostOpSpec {
 };
 
 /// Pairs the three attribute lists; "" or why they do not fit together (lengths differ, an
-/// unknown algorithm, more than one binary_add).
+/// unknown algorithm, more than one binary_add, an eltwise algorithm twice: oneDNN 2.6's jit
+/// convolutions then apply the first one's alpha and beta to both, measured on AVX-512 with
+/// HardSigmoid -> Mul and LeakyRelu -> Tanh -> Relu chains).
 std::string ParsePostOps(const std::vector<std::string> &algs, const std::vector<float> &alpha,
                          const std::vector<float> &beta, std::vector<PostOpSpec> *out);
 

@@ -11,6 +11,7 @@
 // the magnitude sum in the folded form, and we check (K + 8) u S' + 4 u |exact| per element.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -127,38 +128,47 @@ TEST_CASE("BatchNormalization folds into a grouped ConvTranspose (1x1 kernel)", 
   const std::vector<float> xv = Pattern(16, 7), wv = Pattern(12, 8), bv = Pattern(6, 9);
   const std::vector<float> scale = Pattern(6, 10), shift = Pattern(6, 11), mean = Pattern(6, 12),
                            var = {0.5f, 1.0f, 2.0f, 0.25f, 3.0f, 1.5f};
-  Builder b;
-  const int32_t x = b.Data("x", {1, 4, 2, 2});
-  const int32_t ct = b.Op("ct", "ConvTranspose", {x, b.Const("W", {4, 3, 1, 1}, wv), b.Const("B", {6}, bv)},
-                          {{"group", Int(2)}});
-  const int32_t bn = b.Op("bn", "BatchNormalization",
-                          {ct, b.Const("scale", {6}, scale), b.Const("shift", {6}, shift), b.Const("mean", {6}, mean),
-                           b.Const("var", {6}, var)});
-  b.Output({bn});
-  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
-  CHECK(fused.graph.nodes.size() == 5);
-  CHECK(plain.graph.nodes.size() == 10);
-  CHECK(Named(fused.graph, "bn").type == "ConvTranspose");
-  std::vector<double> want(24), mag(24);
-  for (int g = 0; g < 2; ++g)
-    for (int j = 0; j < 3; ++j) {
-      const size_t m = size_t(g * 3 + j);
-      const double s = double(scale[m]) / std::sqrt(double(var[m]) + 1e-5);
-      for (int p = 0; p < 4; ++p) {
-        double acc = 0, a = 0;
-        for (int c = g * 2; c < g * 2 + 2; ++c) {
-          const double term = double(xv[size_t(c * 4 + p)]) * wv[size_t(c * 3 + j)] * s;
-          acc += term;
-          a += std::fabs(term);
+  // by_add: the bias written as an Add of a [1, 6, 1, 1] Const after a bias-free ConvTranspose
+  // (Paddle2ONNX's form), which folds into the bias first.
+  for (bool by_add : {false, true}) {
+    INFO("bias as an Add " << by_add);
+    Builder b;
+    const int32_t x = b.Data("x", {1, 4, 2, 2});
+    int32_t ct = by_add ? b.Op("ct", "ConvTranspose", {x, b.Const("W", {4, 3, 1, 1}, wv)}, {{"group", Int(2)}})
+                        : b.Op("ct", "ConvTranspose", {x, b.Const("W", {4, 3, 1, 1}, wv), b.Const("B", {6}, bv)},
+                               {{"group", Int(2)}});
+    if (by_add) ct = b.Op("add", "Add", {ct, b.Const("B", {1, 6, 1, 1}, bv)});
+    const int32_t bn = b.Op("bn", "BatchNormalization",
+                            {ct, b.Const("scale", {6}, scale), b.Const("shift", {6}, shift), b.Const("mean", {6}, mean),
+                             b.Const("var", {6}, var)});
+    b.Output({bn});
+    const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+    CHECK(fused.graph.nodes.size() == 5);
+    CHECK(plain.graph.nodes.size() == (by_add ? 11u : 10u));
+    CHECK(Named(fused.graph, "bn").type == "ConvTranspose");
+    CHECK(FusedList(Named(fused.graph, "bn")) ==
+          (by_add ? std::vector<std::string>{"ct", "add", "bn"} : std::vector<std::string>{"ct", "bn"}));
+    std::vector<double> want(24), mag(24);
+    for (int g = 0; g < 2; ++g)
+      for (int j = 0; j < 3; ++j) {
+        const size_t m = size_t(g * 3 + j);
+        const double s = double(scale[m]) / std::sqrt(double(var[m]) + 1e-5);
+        for (int p = 0; p < 4; ++p) {
+          double acc = 0, a = 0;
+          for (int c = g * 2; c < g * 2 + 2; ++c) {
+            const double term = double(xv[size_t(c * 4 + p)]) * wv[size_t(c * 3 + j)] * s;
+            acc += term;
+            a += std::fabs(term);
+          }
+          const double bias = (double(bv[m]) - mean[m]) * s + shift[m];
+          want[m * 4 + size_t(p)] = acc + bias;
+          mag[m * 4 + size_t(p)] = a + std::fabs(bias) + std::fabs(double(mean[m]) * s);
         }
-        const double bias = (double(bv[m]) - mean[m]) * s + shift[m];
-        want[m * 4 + size_t(p)] = acc + bias;
-        mag[m * 4 + size_t(p)] = a + std::fabs(bias) + std::fabs(double(mean[m]) * s);
       }
-    }
-  const std::vector<HostTensor> in = {Host({1, 4, 2, 2}, xv)};
-  CheckWithin(Values(RunModel(fused, in)[0]), want, mag, 2);
-  CheckWithin(Values(RunModel(plain, in)[0]), want, mag, 2);
+    const std::vector<HostTensor> in = {Host({1, 4, 2, 2}, xv)};
+    CheckWithin(Values(RunModel(fused, in)[0]), want, mag, 2);
+    CheckWithin(Values(RunModel(plain, in)[0]), want, mag, 2);
+  }
 }
 
 TEST_CASE("an Add of a per-channel constant folds into the Conv's bias, then the Relu fuses", "[compiler][passes]") {
@@ -340,6 +350,67 @@ TEST_CASE("activations after an inference BatchNormalization fuse into it", "[co
           CHECK(std::fabs(double(got[i]) - want[i]) <= 8 * kU * mag[i]);
         }
       }
+    }
+  }
+}
+
+TEST_CASE("a Mul / Add / Sub by one value after a Conv's activation fuses as eltwise_linear", "[compiler][passes]") {
+  // conv -> HardSwish -> Mul(0.75) -> Add(-0.5) -> Sub(0.25): PP-LCNet's learnable affine after the
+  // activation, then one more shift; all post-ops of the Conv.
+  const ConvCase cc = MakeConv();
+  Builder b;
+  const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+  const int32_t hs = b.Op("hs", "HardSwish", {AddConv(b, cc, x)});
+  const int32_t mul = b.Op("mul", "Mul", {b.Const("s", {1}, std::vector<float>{0.75f}), hs});
+  const int32_t add = b.Op("add", "Add", {mul, b.Const("t", {}, std::vector<float>{-0.5f})});
+  b.Output({b.Op("sub", "Sub", {add, b.Const("u", {1}, std::vector<float>{0.25f})})});
+  const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+  const ir::Node &f = Named(fused.graph, "sub");
+  CHECK(f.type == "Conv");
+  CHECK(FusedList(f) == std::vector<std::string>{"conv", "hs", "mul", "add", "sub"});
+  // The three linear maps merge into one, 0.75 x - 0.75 (oneDNN 2.6's jit convolutions would give a
+  // second eltwise_linear the first one's parameters).
+  CHECK(f.attrs.at("openatc_post_ops").list_s == std::vector<std::string>{"eltwise_hardswish", "eltwise_linear"});
+  CHECK(f.attrs.at("openatc_post_alpha").list_f == std::vector<float>{0.0f, 0.75f});
+  CHECK(f.attrs.at("openatc_post_beta").list_f == std::vector<float>{0.0f, -0.75f});
+  std::vector<double> want, mag;
+  RefConv(cc, std::vector<double>(4, 1.0), std::vector<double>(4, 0.0), &want, &mag);
+  for (size_t i = 0; i < want.size(); ++i) {
+    const double v = want[i];
+    want[i] = v * std::min(std::max(v + 3.0, 0.0), 6.0) / 6.0 * 0.75 - 0.5 - 0.25;
+    mag[i] = 2 * mag[i] + 1.0;  // hard-swish's slope is at most 1.5; the shifts add |0.5| + |0.25|
+  }
+  const std::vector<HostTensor> in = {Host({cc.n, cc.c, cc.h, cc.w}, cc.x)};
+  CheckWithin(Values(RunModel(fused, in)[0]), want, mag, 27 + 8);
+  CheckWithin(Values(RunModel(plain, in)[0]), want, mag, 27 + 8);
+}
+
+TEST_CASE("a post-op chain stops before an eltwise algorithm it already has", "[compiler][passes]") {
+  // conv -> HardSigmoid (linear, clip) -> Mul(0.75) (linear again), and conv -> LeakyRelu(0.01) ->
+  // Tanh -> Relu (relu again): the repeat stays a node of its own, and the values match the
+  // unfused graph (with the repeat fused, oneDNN 2.6's jit convolution applied the first one's
+  // parameters to it: 0.5 off in the first case, Relu with slope 0.01 in the second).
+  const ConvCase cc = MakeConv();
+  for (int v = 0; v < 2; ++v) {
+    INFO("chain " << v);
+    Builder b;
+    const int32_t x = b.Data("x", {cc.n, cc.c, cc.h, cc.w});
+    int32_t cur = AddConv(b, cc, x);
+    if (v == 0) {
+      cur = b.Op("mul", "Mul", {b.Const("s", {1}, std::vector<float>{0.75f}), b.Op("act", "HardSigmoid", {cur})});
+    } else {
+      cur = b.Op("act", "LeakyRelu", {cur}, {{"alpha", Float(0.01f)}});
+      cur = b.Op("relu", "Relu", {b.Op("tanh", "Tanh", {cur})});
+    }
+    b.Output({cur});
+    const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+    CHECK(Named(fused.graph, v == 0 ? "mul" : "relu").type == (v == 0 ? "Mul" : "Relu"));
+    const std::vector<HostTensor> in = {Host({cc.n, cc.c, cc.h, cc.w}, cc.x)};
+    const std::vector<float> yf = Values(RunModel(fused, in)[0]), yp = Values(RunModel(plain, in)[0]);
+    REQUIRE(yf.size() == yp.size());
+    for (size_t i = 0; i < yf.size(); ++i) {
+      INFO("element " << i << ": " << yf[i] << " vs " << yp[i]);
+      CHECK(std::fabs(yf[i] - yp[i]) <= 1e-5 * (1 + std::fabs(yp[i])));
     }
   }
 }

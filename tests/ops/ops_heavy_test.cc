@@ -136,6 +136,21 @@ TEST_CASE("Conv 3x3 on a 4x4 input, by hand (ONNX Conv-11)", "[ops][heavy]") {
   CHECK(Values<float>(yp[0]) == std::vector<float>{10.5f, 24.5f, 51.5f, 90.5f});
 }
 
+TEST_CASE("Conv refuses post-ops that name an eltwise algorithm twice", "[ops][heavy]") {
+  // oneDNN 2.6's jit convolutions give the second eltwise_linear the first one's alpha and beta
+  // (ops/common/dnnl_post_ops.h): such an OM is an error, never a wrong result.
+  ir::AttrValue algs;
+  algs.kind = ir::AttrKind::kListString;
+  algs.list_s = {"eltwise_linear", "eltwise_clip", "eltwise_linear"};
+  CHECK_THAT(RunOpExpectingFailure({"Conv",
+                                    {{Tensor(ge::DT_FLOAT, {1, 1, 4, 4}, std::vector<float>(16, 1.0f))},
+                                     {Tensor(ge::DT_FLOAT, {1, 1, 3, 3}, std::vector<float>(9, 1.0f)), true}},
+                                    {{"openatc_post_ops", algs},
+                                     {"openatc_post_alpha", FloatsAttr({0.5f, 0.0f, 2.0f})},
+                                     {"openatc_post_beta", FloatsAttr({0.5f, 1.0f, 0.0f})}}}),
+             Catch::Contains("openatc_post_ops names eltwise_linear twice"));
+}
+
 TEST_CASE("Conv matches a direct loop: groups, depthwise, dilations, 1-D, 3-D, auto_pad", "[ops][heavy]") {
   struct Case {
     Dims xd, wd;

@@ -4,6 +4,8 @@
 // exported models often carry the bias as a separate Add (mnist-8); likewise Mul(Conv(x, W[, B]),
 // S) with such an S and a Const float32 W becomes Conv(x, W * S, B * S) (the per-channel affine
 // "learnable" scale of PP-LCNet blocks in ppocr-v4-det: Conv -> Mul(s) -> Add(b) -> hard-swish).
+// The Add folds into a ConvTranspose's bias the same way (Paddle2ONNX writes the bias of its
+// upsampling ConvTransposes as an Add: ppocr-v4-det, which a BatchNormalization then follows).
 // Sums and products are computed in double and rounded once. The Conv takes the last folded
 // node's name and records them all in openatc_fused_nodes.
 #include "openatc/common/log.h"
@@ -69,7 +71,7 @@ bool FoldMul(PassGraph &pg, int32_t ci) {
 
 bool FoldAdd(PassGraph &pg, int32_t ci) {
   const ir::Node &conv = pg.node(ci);
-  if (!pg.Is(ci, "Conv") || pg.GraphOutput(ci) || conv.inputs.size() < 2 || conv.inputs.size() > 3 ||
+  if (!(pg.Is(ci, "Conv") || pg.Is(ci, "ConvTranspose")) || pg.GraphOutput(ci) || conv.inputs.size() < 2 || conv.inputs.size() > 3 ||
       conv.attrs.count("openatc_post_ops"))
     return false;
   const int32_t ai = pg.SoleConsumer(ci);
@@ -102,7 +104,7 @@ bool FoldAdd(PassGraph &pg, int32_t ci) {
   cv.name = add_name;
   if (old_b.connected() && pg.Consumers(old_b.node, 0) == 0 && !pg.Pinned(old_b.node) && !pg.GraphOutput(old_b.node))
     pg.erased[static_cast<size_t>(old_b.node)] = true;
-  LogInfo("pass " + std::string(kConvBiasAdd) + ": folded Add '" + add_name + "' into the bias of Conv '" + conv_name +
+  LogInfo("pass " + std::string(kConvBiasAdd) + ": folded Add '" + add_name + "' into the bias of " + cv.type + " '" + conv_name +
           "' (fused node '" + add_name + "': " + JoinNames(fused) + ")");
   return true;
 }
@@ -113,7 +115,8 @@ size_t RunConvBiasAddFold(PassGraph &pg) {
   size_t changes = 0;
   const size_t n = pg.g.nodes.size();
   for (size_t i = 0; i < n; ++i)
-    while (pg.g.nodes[i].type == "Conv" && (FoldMul(pg, static_cast<int32_t>(i)) || FoldAdd(pg, static_cast<int32_t>(i))))
+    while ((pg.g.nodes[i].type == "Conv" && (FoldMul(pg, static_cast<int32_t>(i)) || FoldAdd(pg, static_cast<int32_t>(i)))) ||
+           (pg.g.nodes[i].type == "ConvTranspose" && FoldAdd(pg, static_cast<int32_t>(i))))
       ++changes;
   return changes;
 }

@@ -3,7 +3,8 @@
 //   Relu -> eltwise_relu(0); LeakyRelu(alpha) -> eltwise_relu(alpha); Clip(min, max constant,
 //   min <= max) -> eltwise_clip(min, max); HardSigmoid(alpha, beta) -> eltwise_linear(alpha,
 //   beta), eltwise_clip(0, 1); HardSwish -> eltwise_hardswish; Sigmoid -> eltwise_logistic;
-//   Tanh -> eltwise_tanh; Elu(alpha) -> eltwise_elu(alpha);
+//   Tanh -> eltwise_tanh; Elu(alpha) -> eltwise_elu(alpha); Mul / Add / Sub by a one-element
+//   float32 Const -> eltwise_linear (see Eltwise);
 //   Add / two-input Sum with a same-shaped float32 tensor produced before the Conv (so no cycle)
 //   -> binary_add, that tensor becoming the Conv's input 3 (openatc_addend; one per Conv).
 // Attributes set on the Conv: openatc_post_ops (algorithm names), openatc_post_alpha,
@@ -12,6 +13,7 @@
 // An inference BatchNormalization (training_mode 0, one output, float32) takes the activations
 // the same way (ConvActivationFusionPass; no binary_add): ops/BatchNormalization.cc applies them
 // in its one pass (light_densenet121: BatchNormalization -> Relu before each Conv).
+#include <cmath>
 #include <limits>
 
 #include "openatc/common/log.h"
@@ -40,10 +42,22 @@ bool ScalarConst(const ir::Graph &g, const ir::Node &n, size_t anchor, float def
   return true;
 }
 
-// The eltwise post-ops computing node `n` (its input 0 is the chain), or false.
-bool Eltwise(const PassGraph &pg, const ir::Node &n, std::vector<PostOp> *ops) {
+// The eltwise post-ops computing node `n`, which reads the chain `cur`, or false: an activation
+// (input 0 is the chain), or a Mul / Add / Sub of the chain and a one-element Const (x * c ->
+// eltwise_linear(c, 0), x + c -> eltwise_linear(1, c), x - c -> eltwise_linear(1, -c): the same
+// roundings; PP-LCNet's learnable affine y = s * hardswish(x) + b in ppocr-v4-det).
+bool Eltwise(const PassGraph &pg, const ir::Node &n, int32_t cur, std::vector<PostOp> *ops) {
   const std::string &t = n.type;
-  if (n.inputs.empty() || (t != "Clip" && n.inputs.size() != 1)) return false;
+  if ((t == "Mul" || t == "Add" || t == "Sub") && n.inputs.size() == 2) {
+    const size_t k = n.inputs[0].node == cur && n.inputs[0].index == 0 ? 0 : 1;
+    if (n.inputs[k].node != cur || n.inputs[k].index != 0 || (t == "Sub" && k != 0)) return false;
+    float c = 0.0f;
+    if (!n.inputs[1 - k].connected() || !ScalarConst(pg.g, n, 1 - k, 0.0f, &c) || !std::isfinite(c)) return false;
+    if (t == "Mul") ops->push_back({"eltwise_linear", c, 0.0f});
+    else ops->push_back({"eltwise_linear", 1.0f, t == "Add" ? c : -c});
+    return true;
+  }
+  if (n.inputs.empty() || n.inputs[0].node != cur || (t != "Clip" && n.inputs.size() != 1)) return false;
   if (t == "Relu") ops->push_back({"eltwise_relu", 0.0f, 0.0f});
   else if (t == "LeakyRelu") ops->push_back({"eltwise_relu", FloatAttr(n, "alpha", 0.01f), 0.0f});
   else if (t == "Sigmoid") ops->push_back({"eltwise_logistic", 0.0f, 0.0f});
@@ -77,6 +91,23 @@ bool Addend(const PassGraph &pg, const ir::Node &n, int32_t cur, int32_t conv, i
     if (v < 0) return false;
   if (d.dtype != ge::DT_FLOAT || d.shape != y.shape || n.output_descs[0].shape != y.shape) return false;
   *other = e;
+  return true;
+}
+
+// True when the eltwise algorithms of `ops` are distinct after merging a trailing pair of
+// eltwise_linear into one (a2 (a1 x + b1) + b2 = (a2 a1) x + (a2 b1 + b2), rounded once in float):
+// oneDNN 2.6's jit convolutions apply the first post-op's alpha and beta to a later one of the
+// same algorithm (ops/common/dnnl_post_ops.h), so such a chain stops before the repeat.
+bool Distinct(std::vector<PostOp> *ops) {
+  const size_t n = ops->size();
+  if (n >= 2 && (*ops)[n - 1].alg == "eltwise_linear" && (*ops)[n - 2].alg == "eltwise_linear") {
+    const PostOp a = (*ops)[n - 2], b = (*ops)[n - 1];
+    (*ops)[n - 2] = {"eltwise_linear", b.alpha * a.alpha, b.alpha * a.beta + b.beta};
+    ops->pop_back();
+  }
+  for (size_t i = 0; i < ops->size(); ++i)
+    for (size_t j = 0; j < i; ++j)
+      if ((*ops)[i].alg == (*ops)[j].alg && (*ops)[i].alg != "binary_add") return false;
   return true;
 }
 
@@ -117,7 +148,9 @@ bool FuseChain(PassGraph &pg, int32_t ci, bool act_on, bool add_on) {
     if (next < 0 || !pg.Is(next, pg.node(next).type.c_str())) break;
     const ir::Node &n = pg.node(next);
     if (n.output_descs.size() != 1 || n.output_descs[0].shape != conv.output_descs[0].shape) break;
-    if (act_on && n.inputs[0].node == cur && Eltwise(pg, n, &ops)) {
+    std::vector<PostOp> next_ops = ops;
+    if (act_on && Eltwise(pg, n, cur, &next_ops) && Distinct(&next_ops)) {
+      ops = next_ops;
     } else if (add_on && !addend.connected() && Addend(pg, n, cur, ci, &addend)) {
       ops.push_back({"binary_add", 0.0f, 0.0f});
     } else {
