@@ -46,10 +46,7 @@ bool FoldOne(PassGraph &pg, int32_t bi) {
   if (mul) pg.SetInput(bi, 1, {pg.AddConst(bn_name + "/scale_folded_scale", {c}, scale), 0});
   pg.SetInput(bi, 2, {pg.AddConst(bn_name + "/scale_folded_B", {c}, shift), 0});
   ir::Node &b = pg.node(bi);  // AddConst may have moved the nodes
-  ir::AttrValue names;
-  names.kind = ir::AttrKind::kListString;
-  names.list_s = fused;
-  b.attrs["openatc_fused_nodes"] = names;
+  SetFusedNames(b, fused);
   pg.Redirect({oi, 0}, {bi, 0});
   pg.Erase(oi);
   b.name = op_name;

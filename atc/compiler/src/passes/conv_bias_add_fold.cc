@@ -18,10 +18,7 @@ namespace {
 // The Conv `ci` renamed to `last` (folded into it) with `fused` recorded.
 void Rename(PassGraph &pg, int32_t ci, int32_t last, std::vector<std::string> fused) {
   ir::Node &cv = pg.node(ci);
-  ir::AttrValue names;
-  names.kind = ir::AttrKind::kListString;
-  names.list_s = std::move(fused);
-  cv.attrs["openatc_fused_nodes"] = names;
+  SetFusedNames(cv, std::move(fused));
   pg.Redirect({last, 0}, {ci, 0});
   pg.Erase(last);
   cv.name = pg.node(last).name;
@@ -95,10 +92,7 @@ bool FoldAdd(PassGraph &pg, int32_t ci) {
   const int32_t bc = pg.AddConst(conv_name + "/bias_add_folded_B", {y[1]}, b);
   pg.SetInput(ci, 2, {bc, 0});
   ir::Node &cv = pg.node(ci);
-  ir::AttrValue names;
-  names.kind = ir::AttrKind::kListString;
-  names.list_s = fused;
-  cv.attrs["openatc_fused_nodes"] = names;
+  SetFusedNames(cv, fused);
   pg.Redirect({ai, 0}, {ci, 0});
   pg.Erase(ai);
   cv.name = add_name;

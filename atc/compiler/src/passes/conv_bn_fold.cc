@@ -81,10 +81,7 @@ bool FoldOne(PassGraph &pg, int32_t ci) {
   const ir::Endpoint old_w = c.inputs[1], old_b = has_bias ? c.inputs[2] : ir::Endpoint{};
   pg.SetInput(ci, 1, {wi, 0});
   pg.SetInput(ci, 2, {bc, 0});
-  ir::AttrValue names;
-  names.kind = ir::AttrKind::kListString;
-  names.list_s = fused;
-  c.attrs["openatc_fused_nodes"] = names;
+  SetFusedNames(c, fused);
   pg.Redirect({bi, 0}, {ci, 0});
   pg.Erase(bi);
   c.name = bn_name;

@@ -112,19 +112,18 @@ bool Distinct(std::vector<PostOp> *ops) {
 }
 
 void SetPostOpAttrs(ir::Node &c, const std::vector<PostOp> &ops, const std::vector<std::string> &fused) {
-  ir::AttrValue algs, alpha, beta, names;
-  algs.kind = names.kind = ir::AttrKind::kListString;
+  ir::AttrValue algs, alpha, beta;
+  algs.kind = ir::AttrKind::kListString;
   alpha.kind = beta.kind = ir::AttrKind::kListFloat;
   for (const auto &op : ops) {
     algs.list_s.push_back(op.alg);
     alpha.list_f.push_back(op.alpha);
     beta.list_f.push_back(op.beta);
   }
-  names.list_s = fused;
   c.attrs["openatc_post_ops"] = algs;
   c.attrs["openatc_post_alpha"] = alpha;
   c.attrs["openatc_post_beta"] = beta;
-  c.attrs["openatc_fused_nodes"] = names;
+  SetFusedNames(c, fused);
 }
 
 bool FusesBn(const PassGraph &pg, int32_t i) {

@@ -173,15 +173,13 @@ bool Rewrite(PassGraph &pg, int32_t t) {
   g.inputs.clear();
   g.input_descs.clear();
   g.attrs.clear();
-  ir::AttrValue mode, names, opset;
+  ir::AttrValue mode, opset;
   mode.kind = ir::AttrKind::kString;
   mode.s = erf ? "none" : "tanh";
-  names.kind = ir::AttrKind::kListString;
-  names.list_s = fused;
   opset.kind = ir::AttrKind::kInt;
   opset.i = 20;
   g.attrs["approximate"] = mode;
-  g.attrs["openatc_fused_nodes"] = names;
+  SetFusedNames(g, fused);
   g.attrs["onnx_opset"] = opset;
   pg.SetInput(r, 0, h);
   for (int32_t i : nodes)

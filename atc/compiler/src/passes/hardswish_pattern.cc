@@ -71,10 +71,7 @@ bool Rewrite(PassGraph &pg, int32_t ai) {
   hs.inputs.clear();
   hs.input_descs.clear();
   pg.SetInput(di, 0, x);
-  ir::AttrValue names;
-  names.kind = ir::AttrKind::kListString;
-  names.list_s = fused;
-  hs.attrs["openatc_fused_nodes"] = names;
+  SetFusedNames(hs, fused);
   for (int32_t i : {mi, ci, ai}) pg.Erase(i);
   DropUnreadConsts(pg, old);
   LogInfo("pass " + std::string(kHardSwishPattern) + ": " + JoinNames(fused) + " (Add, Clip, Mul, " + div_type +

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "openatc/compiler/compiler.h"
 
@@ -218,6 +219,13 @@ bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, si
   if (varies)
     for (int64_t k = 0; k < m; ++k) (*out)[static_cast<size_t>(k)] = c[static_cast<size_t>(k)];
   return true;
+}
+
+void SetFusedNames(ir::Node &n, std::vector<std::string> names) {
+  ir::AttrValue v;
+  v.kind = ir::AttrKind::kListString;
+  v.list_s = std::move(names);
+  n.attrs["openatc_fused_nodes"] = std::move(v);
 }
 
 std::vector<std::string> FusedNames(const ir::Node &n) {

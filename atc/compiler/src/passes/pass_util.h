@@ -68,6 +68,8 @@ bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, si
 bool ConstIs(const PassGraph &pg, const ir::Node &n, size_t k, double want);
 /// Marks erased each Const read through `old` that nothing live reads any more.
 void DropUnreadConsts(PassGraph &pg, const std::vector<ir::Endpoint> &old);
+/// Sets attr openatc_fused_nodes of `n` (the original nodes it now computes).
+void SetFusedNames(ir::Node &n, std::vector<std::string> names);
 /// The fused-node list of `n` (attr openatc_fused_nodes), or {n.name} when it has none.
 std::vector<std::string> FusedNames(const ir::Node &n);
 /// "a, b, c"
