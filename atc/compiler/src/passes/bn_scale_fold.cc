@@ -50,9 +50,7 @@ bool FoldOne(PassGraph &pg, int32_t bi) {
   pg.Redirect({oi, 0}, {bi, 0});
   pg.Erase(oi);
   b.name = op_name;
-  for (const ir::Endpoint &e : {old_scale, old_shift, old_v})
-    if (e.connected() && pg.Consumers(e.node, 0) == 0 && !pg.Pinned(e.node) && !pg.GraphOutput(e.node))
-      pg.erased[static_cast<size_t>(e.node)] = true;
+  DropUnreadConsts(pg, {old_scale, old_shift, old_v});
   LogInfo("pass " + std::string(kBnScaleFold) + ": folded " + (mul ? "Mul '" : "Add '") + op_name +
           "' into BatchNormalization '" + bn_name + "' (fused node '" + op_name + "': " + JoinNames(fused) + ")");
   return true;

@@ -24,12 +24,6 @@ void Rename(PassGraph &pg, int32_t ci, int32_t last, std::vector<std::string> fu
   cv.name = pg.node(last).name;
 }
 
-// Marks the Const at `e` erased when nothing reads it any more.
-void DropIfUnread(PassGraph &pg, const ir::Endpoint &e) {
-  if (e.connected() && pg.Consumers(e.node, 0) == 0 && !pg.Pinned(e.node) && !pg.GraphOutput(e.node))
-    pg.erased[static_cast<size_t>(e.node)] = true;
-}
-
 bool FoldMul(PassGraph &pg, int32_t ci) {
   const ir::Node &conv = pg.node(ci);
   if (!pg.Is(ci, "Conv") || pg.GraphOutput(ci) || conv.inputs.size() < 2 || conv.inputs.size() > 3 ||
@@ -59,8 +53,7 @@ bool FoldMul(PassGraph &pg, int32_t ci) {
   pg.SetInput(ci, 1, {pg.AddConst(conv_name + "/scale_folded_W", ws, w), 0});
   if (has_bias) pg.SetInput(ci, 2, {pg.AddConst(conv_name + "/scale_folded_B", {m}, b), 0});
   Rename(pg, ci, mi, fused);
-  DropIfUnread(pg, old_w);
-  DropIfUnread(pg, old_b);
+  DropUnreadConsts(pg, {old_w, old_b});
   LogInfo("pass " + std::string(kConvBiasAdd) + ": folded Mul '" + mul_name + "' into the weights of Conv '" + conv_name +
           "' (fused node '" + mul_name + "': " + JoinNames(fused) + ")");
   return true;
@@ -96,8 +89,7 @@ bool FoldAdd(PassGraph &pg, int32_t ci) {
   pg.Redirect({ai, 0}, {ci, 0});
   pg.Erase(ai);
   cv.name = add_name;
-  if (old_b.connected() && pg.Consumers(old_b.node, 0) == 0 && !pg.Pinned(old_b.node) && !pg.GraphOutput(old_b.node))
-    pg.erased[static_cast<size_t>(old_b.node)] = true;
+  DropUnreadConsts(pg, {old_b});
   LogInfo("pass " + std::string(kConvBiasAdd) + ": folded Add '" + add_name + "' into the bias of " + cv.type + " '" + conv_name +
           "' (fused node '" + add_name + "': " + JoinNames(fused) + ")");
   return true;

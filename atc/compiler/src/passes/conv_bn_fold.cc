@@ -85,9 +85,7 @@ bool FoldOne(PassGraph &pg, int32_t ci) {
   pg.Redirect({bi, 0}, {ci, 0});
   pg.Erase(bi);
   c.name = bn_name;
-  // The old weights may now feed nothing.
-  for (const ir::Endpoint &e : {old_w, old_b})
-    if (e.connected() && pg.Consumers(e.node, 0) == 0 && !pg.Pinned(e.node) && !pg.GraphOutput(e.node)) pg.erased[static_cast<size_t>(e.node)] = true;
+  DropUnreadConsts(pg, {old_w, old_b});  // the old weights may now feed nothing
   LogInfo("pass " + std::string(kConvBnFold) + ": folded BatchNormalization '" + bn_name + "' into " + c.type +
           " '" + conv_name + "' (fused node '" + bn_name + "': " + JoinNames(fused) + ")");
   return true;
