@@ -1,7 +1,7 @@
 // The static memory plan (docs/architecture.md "Memory"): every custom-op output of a static graph
-// that is not a graph output gets an offset in one arena. Offsets are assigned greedily, largest
-// tensor first, at the lowest offset whose bytes are free for the tensor's whole lifetime (producer
-// to last consumer, in topological order), so tensors whose lifetimes do not overlap share memory.
+// that is not a graph output gets an offset in one arena (openatc/common/lifetime_packing.h: largest
+// tensor first, at the lowest offset whose bytes are free for the tensor's whole lifetime, producer
+// to last consumer in topological order), so tensors whose lifetimes do not overlap share memory.
 // With reuse off (atc --disable_reuse_memory=1, GE's ge.exec.disableReuseMemory) every tensor is
 // taken as alive for the whole run, so no two share bytes: a debugging aid (a kernel that writes
 // out of bounds can no longer corrupt a later tensor's data) at the cost of a larger arena.
@@ -11,28 +11,17 @@
 #include <limits>
 
 #include "openatc/common/dtype.h"
+#include "openatc/common/lifetime_packing.h"
 #include "openatc/compiler/compiler.h"
 
 namespace openatc::compiler {
 namespace {
 constexpr int64_t kAlign = 512;  // GE rounds tensor memory up to 512 bytes
 
-struct Item {
-  int32_t node, index;
-  int64_t bytes;            // rounded up to kAlign
-  int32_t first, last;      // lifetime in node positions
-  int64_t offset = -1;
-};
-
-bool Overlaps(const Item &a, const Item &b) {
-  const bool time = a.first <= b.last && b.first <= a.last;
-  const bool space = a.offset < b.offset + b.bytes && b.offset < a.offset + a.bytes;
-  return time && space;
-}
 }  // namespace
 
 int64_t PlanMemory(ir::Graph &graph, bool reuse) {
-  std::vector<Item> items;
+  std::vector<LifetimeBlock> items;  // bytes rounded up to kAlign; lifetimes in node positions
   std::vector<std::vector<int32_t>> item_of(graph.nodes.size());
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const ir::Node &n = graph.nodes[i];
@@ -45,8 +34,7 @@ int64_t PlanMemory(ir::Graph &graph, bool reuse) {
       if (!size || *size > static_cast<uint64_t>(std::numeric_limits<int64_t>::max() - kAlign)) return -1;
       const int64_t bytes = std::max<int64_t>(kAlign, (static_cast<int64_t>(*size) + kAlign - 1) / kAlign * kAlign);
       item_of[i][k] = static_cast<int32_t>(items.size());
-      items.push_back({static_cast<int32_t>(i), static_cast<int32_t>(k), bytes, static_cast<int32_t>(i),
-                       static_cast<int32_t>(i)});
+      items.push_back({bytes, static_cast<int64_t>(i), static_cast<int64_t>(i)});
     }
   }
   // Graph outputs are bound to the caller's buffers: not in the arena.
@@ -58,40 +46,15 @@ int64_t PlanMemory(ir::Graph &graph, bool reuse) {
     for (const auto &in : graph.nodes[i].inputs) {
       if (!in.connected()) continue;
       int32_t it = item_of[static_cast<size_t>(in.node)][static_cast<size_t>(in.index)];
-      if (it >= 0) items[static_cast<size_t>(it)].last = std::max(items[static_cast<size_t>(it)].last, static_cast<int32_t>(i));
+      if (it >= 0) items[static_cast<size_t>(it)].last = std::max(items[static_cast<size_t>(it)].last, static_cast<int64_t>(i));
     }
   }
   if (!reuse)
-    for (Item &it : items) {
+    for (LifetimeBlock &it : items) {
       it.first = 0;
-      it.last = std::numeric_limits<int32_t>::max();
+      it.last = std::numeric_limits<int64_t>::max();
     }
-  std::vector<size_t> order(items.size());
-  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return items[a].bytes > items[b].bytes; });
-  std::vector<size_t> placed;
-  int64_t arena = 0;
-  for (size_t k : order) {
-    Item &it = items[k];
-    if (it.bytes == 0) continue;
-    // Candidate offsets: 0 and the end of every placed tensor alive at the same time.
-    std::vector<int64_t> candidates = {0};
-    for (size_t p : placed)
-      if (items[p].first <= it.last && it.first <= items[p].last) candidates.push_back(items[p].offset + items[p].bytes);
-    std::sort(candidates.begin(), candidates.end());
-    for (int64_t c : candidates) {
-      it.offset = c;
-      bool clash = false;
-      for (size_t p : placed)
-        if (Overlaps(it, items[p])) {
-          clash = true;
-          break;
-        }
-      if (!clash) break;
-    }
-    placed.push_back(k);
-    arena = std::max(arena, it.offset + it.bytes);
-  }
+  const int64_t arena = PackLifetimes(items);
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     ir::Node &n = graph.nodes[i];
     if (IsFrameworkOp(n.type)) continue;

@@ -1,8 +1,10 @@
-// Run-time output memory kept between runs (buffer_pool.h).
+// Run-time output memory kept between runs, planned per repeated run (buffer_pool.h).
 #include "buffer_pool.h"
 
 #include <cstdlib>
 #include <new>
+
+#include "openatc/common/lifetime_packing.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define OPENATC_ASAN 1
@@ -21,57 +23,196 @@
 #endif
 
 namespace openatc::runtime {
+namespace {
+constexpr size_t kAlign = 64;
+// A run with more Takes than this is not planned (the packing is quadratic in them).
+constexpr size_t kMaxPlannedTakes = 16384;
+
+void FreeSlab(uint8_t *base, size_t bytes) {
+  if (base == nullptr) return;
+  OPENATC_UNPOISON(base, bytes);
+  std::free(base);
+}
+}  // namespace
 
 BufferPool::~BufferPool() {
-  for (auto &[bytes, blocks] : kept_) {
-    for (uint8_t *b : blocks) {
-      OPENATC_UNPOISON(b, bytes);
-      std::free(b);
+  FreeKept();
+  FreeSlab(slab_.base, slab_.bytes);
+  for (const Slab &s : retired_) FreeSlab(s.base, s.bytes);
+}
+
+void BufferPool::BeginRun() {
+  std::lock_guard<std::mutex> lock(mu_);
+  in_run_ = true;
+  run_bytes_.clear();
+  run_events_.clear();
+  run_out_.clear();
+  cursor_ = 0;
+  following_ = !plan_events_.empty();
+}
+
+void BufferPool::EndRun() {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!in_run_) return;
+  in_run_ = false;
+  if (following_ && cursor_ == plan_events_.size() && run_out_.empty()) {
+    FreeKept();  // the plan held: the heap blocks of earlier runs are not needed
+  } else {
+    Replan();
+  }
+  run_out_.clear();
+}
+
+// Plans from this run's record: each Take's lifetime runs from its event to its Give's; a Take
+// still out has no Give and gets the heap next time.
+void BufferPool::Replan() {
+  plan_bytes_.clear();
+  plan_offsets_.clear();
+  plan_events_.clear();
+  if (run_bytes_.empty() || run_bytes_.size() > kMaxPlannedTakes) return;
+  std::vector<LifetimeBlock> blocks(run_bytes_.size());
+  for (size_t e = 0; e < run_events_.size(); ++e) {
+    LifetimeBlock &b = blocks[run_events_[e].take];
+    if (run_events_[e].give) {
+      b.last = static_cast<int64_t>(e);
+    } else {
+      b.bytes = static_cast<int64_t>(run_bytes_[run_events_[e].take]);
+      b.first = b.last = static_cast<int64_t>(e);
     }
   }
+  for (const auto &[block, take] : run_out_) blocks[take].bytes = 0;  // outlives the run
+  const size_t need = static_cast<size_t>(PackLifetimes(blocks));
+  // The slab: kept when nothing is cut from it and the plan fits in it without leaving most of it
+  // unused, else replaced.
+  if (slab_.out > 0 || slab_.bytes < need || need < slab_.bytes / 2) {
+    if (slab_.out > 0) {
+      retired_.push_back(slab_);
+    } else {
+      FreeSlab(slab_.base, slab_.bytes);
+    }
+    slab_ = Slab{};
+    if (need > 0) {
+      slab_.base = static_cast<uint8_t *>(std::aligned_alloc(kAlign, need));
+      if (slab_.base == nullptr) return;  // no plan: the heap serves every Take
+      slab_.bytes = need;
+      OPENATC_POISON(slab_.base, need);
+    }
+  }
+  plan_bytes_ = std::move(run_bytes_);
+  plan_events_ = std::move(run_events_);
+  run_bytes_ = {};
+  run_events_ = {};
+  for (const LifetimeBlock &b : blocks) plan_offsets_.push_back(b.offset);
 }
 
 uint8_t *BufferPool::Take(size_t bytes) {
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    taken_bytes_ += bytes;
-    if (taken_bytes_ > peak_taken_) peak_taken_ = taken_bytes_;
-    auto it = kept_.find(bytes);
-    if (it != kept_.end() && !it->second.empty()) {
-      uint8_t *b = it->second.back();
-      it->second.pop_back();
-      kept_bytes_ -= bytes;
-      OPENATC_UNPOISON(b, bytes);
-      return b;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (!in_run_) return TakeHeap(bytes);
+  const auto take = static_cast<uint32_t>(run_bytes_.size());
+  run_bytes_.push_back(bytes);
+  run_events_.push_back({take, false});
+  uint8_t *block = nullptr;
+  if (following_) {
+    following_ = cursor_ < plan_events_.size() && plan_events_[cursor_] == Event{take, false} &&
+                 plan_bytes_[take] == bytes;
+    if (following_) {
+      ++cursor_;
+      if (plan_offsets_[take] >= 0) {
+        block = slab_.base + plan_offsets_[take];
+        ++slab_.out;
+        OPENATC_UNPOISON(block, bytes);
+      }
     }
   }
-  auto *b = static_cast<uint8_t *>(std::aligned_alloc(64, bytes));
+  if (block == nullptr) block = TakeHeap(bytes);
+  run_out_[block] = take;
+  return block;
+}
+
+void BufferPool::Give(uint8_t *block, size_t bytes) {
+  if (block == nullptr) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (in_run_) {
+    auto it = run_out_.find(block);
+    if (it != run_out_.end()) {  // a Take of this run (else of an earlier one: not in the pattern)
+      const Event give{it->second, true};
+      run_out_.erase(it);
+      run_events_.push_back(give);
+      if (following_) {
+        following_ = cursor_ < plan_events_.size() && plan_events_[cursor_] == give;
+        if (following_) ++cursor_;
+      }
+    }
+  }
+  if (!GiveToSlab(block, bytes)) GiveHeap(block, bytes);
+}
+
+// True when `block` is a slice of the slab or of a retired one (then it is back).
+bool BufferPool::GiveToSlab(uint8_t *block, size_t bytes) {
+  auto inside = [block](const Slab &s) { return s.base != nullptr && block >= s.base && block < s.base + s.bytes; };
+  if (inside(slab_)) {
+    --slab_.out;
+    OPENATC_POISON(block, bytes);
+    return true;
+  }
+  for (size_t r = 0; r < retired_.size(); ++r) {
+    if (!inside(retired_[r])) continue;
+    if (--retired_[r].out == 0) {
+      FreeSlab(retired_[r].base, retired_[r].bytes);
+      retired_.erase(retired_.begin() + static_cast<std::ptrdiff_t>(r));
+    } else {
+      OPENATC_POISON(block, bytes);
+    }
+    return true;
+  }
+  return false;
+}
+
+uint8_t *BufferPool::TakeHeap(size_t bytes) {
+  ++heap_takes_;
+  taken_bytes_ += bytes;
+  if (taken_bytes_ > peak_taken_) peak_taken_ = taken_bytes_;
+  auto it = kept_.find(bytes);
+  if (it != kept_.end() && !it->second.empty()) {
+    uint8_t *b = it->second.back();
+    it->second.pop_back();
+    kept_bytes_ -= bytes;
+    OPENATC_UNPOISON(b, bytes);
+    return b;
+  }
+  auto *b = static_cast<uint8_t *>(std::aligned_alloc(kAlign, bytes));
   if (b == nullptr) {
-    std::lock_guard<std::mutex> lock(mu_);
     taken_bytes_ -= bytes;
     throw std::bad_alloc();
   }
   return b;
 }
 
-void BufferPool::Give(uint8_t *block, size_t bytes) {
-  if (block == nullptr) return;
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    taken_bytes_ -= bytes;
-    if (kept_bytes_ + bytes <= peak_taken_) {
-      kept_[bytes].push_back(block);
-      kept_bytes_ += bytes;
-      OPENATC_POISON(block, bytes);
-      return;
-    }
+void BufferPool::GiveHeap(uint8_t *block, size_t bytes) {
+  taken_bytes_ -= bytes;
+  if (kept_bytes_ + bytes <= peak_taken_) {
+    kept_[bytes].push_back(block);
+    kept_bytes_ += bytes;
+    OPENATC_POISON(block, bytes);
+    return;
   }
   std::free(block);
 }
 
-size_t BufferPool::kept_bytes() const {
+void BufferPool::FreeKept() {
+  for (auto &[bytes, blocks] : kept_) {
+    for (uint8_t *b : blocks) {
+      OPENATC_UNPOISON(b, bytes);
+      std::free(b);
+    }
+  }
+  kept_.clear();
+  kept_bytes_ = 0;
+}
+
+BufferPool::Stats BufferPool::stats() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return kept_bytes_;
+  return {slab_.bytes, kept_bytes_, heap_takes_};
 }
 
 }  // namespace openatc::runtime

@@ -769,6 +769,19 @@ class Run {
   size_t observing_ = SIZE_MAX;  ///< the node RunObserved runs, until Observe shows it
 };
 
+// Brackets one run for the model's BufferPool (its per-run memory plan, buffer_pool.h). Declared
+// before the Run object, so the pool hears of the run's end after the run's values are released.
+class PoolRun {
+ public:
+  explicit PoolRun(BufferPool &pool) : pool_(pool) { pool_.BeginRun(); }
+  ~PoolRun() { pool_.EndRun(); }
+  PoolRun(const PoolRun &) = delete;
+  PoolRun &operator=(const PoolRun &) = delete;
+
+ private:
+  BufferPool &pool_;
+};
+
 // A subgraph run (RunValues): the caller's run holds its own model's lock; a subgraph is run
 // by one node at a time, so it takes only its own.
 std::vector<RtValue> RunCoreValues(LoadedModel::Impl &im, const std::vector<InView> &inputs) {
@@ -779,6 +792,7 @@ std::vector<RtValue> RunCoreValues(LoadedModel::Impl &im, const std::vector<InVi
                 "Rebuild the OM with atc");
   }
   std::lock_guard<std::mutex> lock(im.run_mu);
+  PoolRun pool_run(*im.pool);
   return Run(im, inputs, nullptr).ExecuteValues();
 }
 
@@ -792,6 +806,7 @@ std::vector<HostTensor> RunCore(LoadedModel::Impl &im, const std::vector<InView>
                 "Pass one input per model input, in model input order");
   }
   std::lock_guard<std::mutex> lock(im.run_mu);
+  PoolRun pool_run(*im.pool);
   try {
     return Run(im, inputs, direct).Execute();
   } catch (Error &e) {
