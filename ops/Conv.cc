@@ -7,7 +7,8 @@
 // openatc_fused_nodes names the original nodes it computes (read by no kernel).
 // Layout planning (atc/compiler/src/passes/layout_plan.cc): openatc_layout, openatc_x_blocked,
 // openatc_y_blocked, openatc_addend_blocked, openatc_weights_id, openatc_chain_block
-// (ops/common/conv_layout.h).
+// (ops/common/conv_layout.h); openatc_winograd (atc/compiler/src/passes/conv_winograd.cc) allows
+// oneDNN's Winograd algorithm where UseWinograd (ops/common/conv_core.h) finds it faster.
 // A blocked Conv with constant weights has them pre-packed into the OM by atc (PackWeights) and
 // is prepared at load (PrepareNode: primitive made, packed weights taken or repacked;
 // ops/common/conv_prepared.h), so its Execute does no per-run lookup.
@@ -38,6 +39,7 @@ REG_OP(Conv)
     .ATTR(openatc_addend_blocked, Int, 0)
     .ATTR(openatc_weights_id, Int, 0)
     .ATTR(openatc_chain_block, Int, 8)
+    .ATTR(openatc_winograd, Int, 0)
     .OP_END_FACTORY_REG(Conv);
 }  // namespace ge
 
@@ -45,7 +47,7 @@ namespace openatc_ops {
 namespace {
 enum ConvAttr {
   kAutoPad, kDilations, kGroup, kKernelShape, kPads, kStrides, kPostOps, kPostAlpha, kPostBeta,
-  kLayout, kXBlocked, kYBlocked, kAddBlocked, kWeightsId, kChainBlockWidest
+  kLayout, kXBlocked, kYBlocked, kAddBlocked, kWeightsId, kChainBlockWidest, kWinograd
 };
 
 // Output dims [N, M, out...] and the window of X (N, C, spatial...) convolved with W (M, C/group,
@@ -106,6 +108,7 @@ std::string ResolveProblem(const gert::ExtendedKernelContext *ctx, const gert::T
   p->layout.add_blocked = AttrInt(ctx, kAddBlocked, 0) != 0;
   p->layout.weights_id = AttrInt(ctx, kWeightsId, 0);
   p->layout.block = ChainBlock(AttrInt(ctx, kChainBlockWidest, 8));
+  p->layout.winograd = AttrInt(ctx, kWinograd, 0) != 0;
   return "";
 }
 

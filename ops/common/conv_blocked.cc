@@ -1,5 +1,6 @@
 // The blocked-layout convolution: primitive with oneDNN-chosen layouts, reorders at plain sides,
 // weights packed once (conv_layout.h, conv_core.h: MakeBlockedConv, RunBlockedConv).
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -40,21 +41,32 @@ dnnl::memory Side(dnnl_util::ScratchSide side, const dnnl::memory::desc &user_md
 }  // namespace
 
 namespace {
-// The forward convolution of `p` on descriptors `src`, `wei`, `dst` (oneDNN's post-op operand
-// takes the destination's layout).
-dnnl::convolution_forward::primitive_desc ConvPd(const ConvProblem &p, const dnnl::memory::desc &src,
-                                                 const dnnl::memory::desc &wei, const dnnl::memory::desc &bias,
-                                                 const dnnl::memory::desc &dst) {
+// The forward convolution of `p` with algorithm `alg` on descriptors `src`, `wei`, `dst` (oneDNN's
+// post-op operand takes the destination's layout).
+dnnl::convolution_forward::primitive_desc ConvPd(const ConvProblem &p, dnnl::algorithm alg,
+                                                 const dnnl::memory::desc &src, const dnnl::memory::desc &wei,
+                                                 const dnnl::memory::desc &bias, const dnnl::memory::desc &dst) {
   Dims dil = p.win.dilations;
   for (auto &v : dil) v -= 1;  // oneDNN counts the gaps: 0 = dense
-  dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, src, wei,
-                                    bias, dst, dnnl_util::DnnlDims(p.win.strides), dnnl_util::DnnlDims(dil),
+  dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, wei, bias, dst,
+                                    dnnl_util::DnnlDims(p.win.strides), dnnl_util::DnnlDims(dil),
                                     dnnl_util::DnnlDims(p.win.pads_begin), dnnl_util::DnnlDims(p.win.pads_end));
   dnnl::primitive_attr attr;
   if (!p.post_ops.empty()) attr.set_post_ops(dnnl_util::BuildPostOps(p.post_ops, dst));
   return dnnl::convolution_forward::primitive_desc(d, attr, dnnl_util::Engine());
 }
+
+// The Winograd output tiles a thread needs before Winograd pays (conv_core.h).
+constexpr int64_t kWinogradTilesPerThread = 12;
 }  // namespace
+
+bool UseWinograd(const ConvProblem &p, int threads) {
+  const bool eligible = p.layout.winograd && p.group == 1 && p.w.size() == 4 && p.w[2] == 3 && p.w[3] == 3 &&
+                        p.win.strides == Dims{1, 1} && p.win.dilations == Dims{1, 1} && p.y.size() == 4;
+  if (!eligible) return false;
+  const int64_t tiles = p.y[0] * ((p.y[2] + 3) / 4) * ((p.y[3] + 3) / 4);
+  return tiles >= kWinogradTilesPerThread * std::max(threads, 1);
+}
 
 void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e) {
   std::unique_ptr<dnnl_util::SerialScope> scope;
@@ -78,17 +90,25 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   // no side is in a chain (Y is then reordered out).
   const bool in_chain = p.layout.x_blocked || p.layout.y_blocked || p.layout.add_blocked;
   const dnnl::memory::desc dst = ChainF32(p.y, in_chain ? p.layout.block : ChainBlock(16));
+  // Winograd where UseWinograd asks for it and this CPU has it, else direct.
+  std::vector<dnnl::algorithm> algs = {dnnl::algorithm::convolution_direct};
+  if (UseWinograd(p, dnnl_util::ThreadsFor(serial))) algs.insert(algs.begin(), dnnl::algorithm::convolution_winograd);
   dnnl::convolution_forward::primitive_desc pd;
-  bool blocked_pd = true;
-  try {
-    pd = ConvPd(p, src, dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias, dst);
-  } catch (const dnnl::error &) {
-    blocked_pd = false;
+  bool blocked_pd = false;
+  for (dnnl::algorithm alg : algs) {
+    try {
+      pd = ConvPd(p, alg, src, dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias, dst);
+      blocked_pd = std::string(pd.impl_info_str()).rfind("ref", 0) != 0;
+    } catch (const dnnl::error &) {
+      blocked_pd = false;
+    }
+    if (blocked_pd) break;
   }
   // No implementation, or only the (slow) reference one, for these layouts: the plain problem
   // instead, with reorders from and to the chain layout where a side is blocked.
-  if (!blocked_pd || std::string(pd.impl_info_str()).rfind("ref", 0) == 0)
-    pd = ConvPd(p, dnnl_util::PlainF32(p.x), s.wei_user, e->bias, dnnl_util::PlainF32(p.y));
+  if (!blocked_pd)
+    pd = ConvPd(p, dnnl::algorithm::convolution_direct, dnnl_util::PlainF32(p.x), s.wei_user, e->bias,
+                dnnl_util::PlainF32(p.y));
   e->prim = dnnl::convolution_forward(pd);
   e->src = pd.src_desc();
   e->wei = pd.weights_desc();

@@ -66,6 +66,17 @@ Dims Permute(const Dims &d, const std::vector<size_t> &perm);
 /// sides (conv_layout.h); the plain primitive when oneDNN offers only its reference
 /// implementation for the blocked one. Throws dnnl::error.
 /// `serial`: create it in a dnnl_util::SerialScope (and run it in one: kSerialConvMacs).
+/// Whether a blocked Conv that atc allowed Winograd (ConvLayout::winograd; a 3x3, stride 1,
+/// dilation 1, ungrouped 2-D problem) asks oneDNN for its Winograd F(4x4, 3x3) algorithm when run on
+/// `threads` threads. oneDNN 2.6 has it for AVX-512 only; elsewhere the direct algorithm is used.
+/// Winograd does 2.25x fewer multiply-adds but splits its work by 4x4 output tiles and keeps 4x the
+/// weights (6x6 transformed taps for 3x3). Measured per node (omrun --profile, 2-core AVX-512 AMD
+/// EPYC, light_resnet50 / inception_v2 / densenet121) it took 0.5-0.8x the direct time with at
+/// least 12 tiles per thread (14x14 at 1 thread, 28x28 at 2) and 0.6-2.3x with fewer; the few
+/// wide-channel cases it won there (512x512 at 7x7: 0.62x) are left direct, whose 4x weights would
+/// put light_resnet50's peak RSS above ONNX Runtime's (361 vs 338 MiB).
+bool UseWinograd(const ConvProblem &p, int threads);
+
 void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e);
 
 /// Runs a MakeBlockedConv entry on plain-or-chain float32 buffers (`pb`, `pa` may be null).

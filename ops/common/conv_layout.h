@@ -38,6 +38,7 @@ struct ConvLayout {
   bool add_blocked = false;  ///< openatc_addend_blocked: the fused addend is in the chain layout
   int64_t weights_id = 0;  ///< openatc_weights_id; 0: weights are repacked on every run
   int64_t block = 8;       ///< the chain block on this CPU (openatc_chain_block, RunChainBlock)
+  bool winograd = false;   ///< openatc_winograd: atc allows Winograd (UseWinograd decides per run time)
 };
 
 /// Blocked convolutions of fewer multiply-adds than this are created and run on the calling

@@ -48,9 +48,13 @@ dnnl::memory Repack(const ConvEntry &e, const float *w, bool serial) {
 bool PackConvWeights(const ConvProblem &p, bool has_bias, const float *w, std::string *isa, std::string *layout,
                      std::vector<uint8_t> *bytes) {
   if (!ConvBlockable(p, true) || !CheckConvLayout(p, true).empty()) return false;
+  // For the direct algorithm: Winograd's weights have no blocked layout to record, and are made at
+  // load where the run time chooses it (UseWinograd).
+  ConvProblem direct = p;
+  direct.layout.winograd = false;
   int threads = 1;
-  const ConvEntry e = MakeF32Entry(p, has_bias, &threads);
-  if (!Packable(e, p)) return false;
+  const ConvEntry e = MakeF32Entry(direct, has_bias, &threads);
+  if (!Packable(e, direct)) return false;
   *layout = dnnl_util::LayoutText(e.wei);
   if (layout->empty()) return false;
   *isa = dnnl_util::CpuIsaName();

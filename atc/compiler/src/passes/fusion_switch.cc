@@ -11,7 +11,7 @@
 namespace openatc::compiler::passes {
 namespace {
 
-const char *const kAllPasses[] = {kHardSwishPattern, kGeluPattern, kLayerNormPattern, kConvBnFold, kConvBiasAdd, kBnScaleFold, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kLayoutPlan, kWeightPrepack};
+const char *const kAllPasses[] = {kHardSwishPattern, kGeluPattern, kLayerNormPattern, kConvBnFold, kConvBiasAdd, kBnScaleFold, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kLayoutPlan, kConvWinograd, kWeightPrepack};
 
 [[noreturn]] void Malformed(const std::string &path, const std::string &what) {
   throw Error(ErrorCategory::kUsage, "E10001", "--fusion_switch_file: " + what,

@@ -27,6 +27,8 @@ inline constexpr const char *kConvAdd = "ConvAddFusionPass";
 inline constexpr const char *kReshapeChain = "ReshapeChainPass";
 inline constexpr const char *kTransposePair = "TransposePairPass";
 inline constexpr const char *kLayoutPlan = "LayoutPlanningPass";
+/// Not a rewrite: marks blocked 3x3 Convs that may use Winograd at run time (conv_winograd.cc).
+inline constexpr const char *kConvWinograd = "ConvWinogradPass";
 /// Not a rewrite: built-in WeightPackingOp nodes store packed copies of constant inputs in the
 /// OM (weight_prepack.cc); off, the OM holds plain weights only and ops pack them at load.
 inline constexpr const char *kWeightPrepack = "WeightPrepackPass";

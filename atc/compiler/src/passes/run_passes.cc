@@ -1,6 +1,6 @@
 // RunGraphPasses: the pass order (passes.h). Decomposed activations (and layer normalisations) recognised first (so that
 // they fuse), bias-Add, Mul, BatchNormalization-scale and BatchNormalization folding next, to a fixed point (they need the
-// Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops, then layout planning.
+// Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops, then layout planning and the Winograd marks it allows.
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
@@ -17,6 +17,7 @@ size_t RunConvPostOpFusion(PassGraph &pg, bool activations, bool adds);
 size_t RunReshapeChain(PassGraph &pg);
 size_t RunTransposePair(PassGraph &pg);
 size_t RunLayoutPlanning(PassGraph &pg);
+size_t RunConvWinograd(PassGraph &pg);
 
 size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std::set<std::string> &builtin) {
   PassGraph pg(graph, builtin);
@@ -39,6 +40,7 @@ size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std:
   if (switches.enabled(kLayoutPlan)) {  // last: it only annotates the final nodes
     PassGraph lp(graph, builtin);
     changes += RunLayoutPlanning(lp);
+    if (switches.enabled(kConvWinograd)) changes += RunConvWinograd(lp);  // reads the planned layout
   }
   for (const auto &[name, on] : switches.on)
     if (!on) LogInfo("pass " + name + ": switched off");
