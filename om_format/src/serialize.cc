@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 #include <tuple>
 #include <utility>
@@ -241,8 +242,10 @@ void EnvelopeWriter::CompressAll() {
   for (size_t k = 0; k < segments_.size(); ++k) {
     auto &s = segments_[k];
     if (!s.try_compress) continue;
-    std::vector<uint8_t> out(ZSTD_compressBound(s.raw_size));
-    size_t r = ZSTD_compress(out.data(), out.size(), s.raw, s.raw_size, options_.compress_level);
+    // Not zero-filled: the bound is larger than the raw size, and only r bytes are kept.
+    const size_t bound = ZSTD_compressBound(s.raw_size);
+    std::unique_ptr<uint8_t[]> out(new uint8_t[bound]);
+    size_t r = ZSTD_compress(out.get(), bound, s.raw, s.raw_size, options_.compress_level);
     if (ZSTD_isError(r))
       throw Error(ErrorCategory::kInternal, kErrModel,
                   "segment #" + std::to_string(k) + ": zstd compression failed: " +
@@ -250,8 +253,7 @@ void EnvelopeWriter::CompressAll() {
     // Keep it only when it is smaller and within the ratio a reader accepts.
     if (r < s.raw_size && (s.raw_size + detail::kMaxExpansion - 1) / detail::kMaxExpansion <= r &&
         s.raw_size <= detail::kMaxRawSize) {
-      out.resize(r);
-      s.compressed = std::move(out);
+      s.compressed.assign(out.get(), out.get() + r);
       s.codec = fb::Codec::Zstd;
     }
   }

@@ -66,10 +66,20 @@ TEST_CASE("an embedded deliverable registers only into its model's registry", "[
   auto op = per_model.GetOrCreate("DupOp");
   REQUIRE(op != nullptr);
   CHECK(opp::DetectCapabilities(op.get()) == (opp::kEagerExecute | opp::kShapeInfer));
-  // A second model loading the same bytes gets its own objects.
+  // A second model loading the same bytes gets its own objects from the same loaded library.
   gert_impl::CustomOpRegistry other;
-  opp::LoadEmbedded(ir::Bytes::FromVector(bytes), "other.om:libreg_b.so", other);
+  auto d2 = opp::LoadEmbedded(ir::Bytes::FromVector(bytes), "other.om:libreg_b.so", other);
   CHECK(other.GetOrCreate("DupOp") != op);
+  CHECK(d2.handle == d.handle);
+  CHECK(d2.path == "other.om:libreg_b.so");
+  CHECK(d2.op_types == d.op_types);
+  // Other bytes (another deliverable) are another library.
+  gert_impl::CustomOpRegistry third;
+  auto d3 = opp::LoadEmbedded(ir::Bytes::FromVector(opp::ReadFileBytes(LibDir("regroot1") + "/libreg_a.so")),
+                              "third.om:libreg_a.so", third);
+  CHECK(d3.handle != d.handle);
+  CHECK(third.GetOrCreate("OnlyVariant1") != nullptr);
+  CHECK(third.GetOrCreate("OnlyVariant2") == nullptr);
 }
 
 TEST_CASE("bytes that are not a deliverable are refused with the name", "[opp]") {

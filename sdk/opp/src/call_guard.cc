@@ -25,19 +25,19 @@ void GuardedCall(const CallSite &site, const std::function<ge::graphStatus()> &f
   try {
     ge::graphStatus status = fn();
     if (status == ge::GRAPH_SUCCESS) return;
-    what = site.callback + " returned " + GraphStatusName(status);
+    what = std::string(site.callback) + " returned " + GraphStatusName(status);
   } catch (const Error &) {
     throw;  // already ours (raised by a nested guarded call or a service)
   } catch (const std::exception &e) {
-    what = site.callback + " threw an exception: " + e.what();
+    what = std::string(site.callback) + " threw an exception: " + e.what();
   } catch (...) {
-    what = site.callback + " threw a non-standard exception";
+    what = std::string(site.callback) + " threw a non-standard exception";
   }
   std::string hint = "See the deliverable's log above";
-  if (!site.deliverable.empty()) hint += " ('" + site.deliverable + "')";
+  if (!site.deliverable.empty()) hint += " ('" + std::string(site.deliverable) + "')";
   Error err(ErrorCategory::kCustomOp, "OA1401", what, hint);
-  if (!site.node.empty()) err.WithNode(site.node, site.op_type);
-  else if (!site.op_type.empty()) err.WithNode("", site.op_type);
+  if (!site.node.empty()) err.WithNode(std::string(site.node), std::string(site.op_type));
+  else if (!site.op_type.empty()) err.WithNode("", std::string(site.op_type));
   throw err;
 }
 

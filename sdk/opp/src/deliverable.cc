@@ -11,10 +11,12 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <mutex>
 
 #include "graph/custom_op_pull_registry.h"
 #include "openatc/common/error.h"
 #include "openatc/common/log.h"
+#include "openatc/common/op_cache.h"
 #include "openatc/common/openmp_policy.h"
 #include "openatc/opp/opp_paths.h"
 
@@ -278,8 +280,20 @@ int CompileOppSet::Provider(const std::string &op_type) const {
   return it == provider_.end() ? -1 : it->second;
 }
 
-Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_errors,
-                         gert_impl::CustomOpRegistry &registry) {
+namespace {
+// The embedded images this process has loaded, by content: a second model whose deliverable has
+// the same bytes (every OM atc writes embeds the built-in ops) shares the loaded object instead of
+// mapping another copy, which would stay for the process's life (handles are never closed).
+std::mutex loaded_images_mutex;
+std::map<std::string, void *> &LoadedImages() {
+  static auto *images = new std::map<std::string, void *>();  // never destroyed: handles outlive exit
+  return *images;
+}
+
+// dlopen of `image` from a memfd. The memfd stays open while the object is loaded: glibc
+// identifies loaded objects by path, so reusing the fd number would make a later
+// dlopen("/proc/self/fd/N") return this object.
+void *OpenFromMemory(const ir::Bytes &image, const std::string &name_for_errors) {
   int fd = ::memfd_create(BaseName(name_for_errors).c_str(), MFD_CLOEXEC);
   if (fd < 0) throw Error(ErrorCategory::kInternal, "OA1202", std::string("memfd_create failed: ") + std::strerror(errno));
   size_t written = 0;
@@ -291,13 +305,6 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
       throw Error(ErrorCategory::kInternal, "OA1202", "cannot write the deliverable to memory");
     }
     written += static_cast<size_t>(n);
-  }
-  const std::string mismatch = ElfMismatch(image.data, image.size < 64 ? image.size : 64);
-  if (!mismatch.empty()) {
-    ::close(fd);
-    throw Error(ErrorCategory::kCorruptOm, "OA1203", "the embedded deliverable does not load: " + mismatch,
-                "Rebuild the OM with atc on a host of this architecture (" + HostElfText() + ")")
-        .WithFile(name_for_errors);
   }
   const std::string proc_path = "/proc/self/fd/" + std::to_string(fd);
   void *handle = nullptr;
@@ -314,8 +321,30 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
                 "Rebuild the OM with atc on a compatible machine")
         .WithFile(name_for_errors);
   }
-  // The memfd stays open while the object is loaded: glibc identifies loaded objects by path, so
-  // reusing the fd number would make a later dlopen("/proc/self/fd/N") return this object.
+  return handle;
+}
+}  // namespace
+
+Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_errors,
+                         gert_impl::CustomOpRegistry &registry) {
+  const std::string mismatch = ElfMismatch(image.data, image.size < 64 ? image.size : 64);
+  if (!mismatch.empty()) {
+    throw Error(ErrorCategory::kCorruptOm, "OA1203", "the embedded deliverable does not load: " + mismatch,
+                "Rebuild the OM with atc on a host of this architecture (" + HostElfText() + ")")
+        .WithFile(name_for_errors);
+  }
+  void *handle = nullptr;
+  {
+    const std::string key = opcache::Xxh3Hex128(image.data, image.size) + ":" + std::to_string(image.size);
+    std::lock_guard<std::mutex> lock(loaded_images_mutex);
+    auto it = LoadedImages().find(key);
+    if (it != LoadedImages().end()) {
+      handle = it->second;
+    } else {
+      handle = OpenFromMemory(image, name_for_errors);
+      LoadedImages().emplace(key, handle);
+    }
+  }
   Deliverable d;
   d.path = name_for_errors;
   d.file_name = BaseName(name_for_errors);

@@ -9,16 +9,19 @@
 
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "graph/error_codes.h"
 
 namespace openatc::opp {
 
+/// Views, not copies: a CallSite is made for every callback call on the run path, and read only
+/// when the call fails (make it in the GuardedCall expression, so the viewed text outlives it).
 struct CallSite {
-  std::string node;         ///< node name ("" for per-type calls such as Serialize)
-  std::string op_type;
-  std::string callback;     ///< "Compile", "InferShape", ...
-  std::string deliverable;  ///< path or name of the .so
+  std::string_view node;         ///< node name ("" for per-type calls such as Serialize)
+  std::string_view op_type;
+  std::string_view callback;     ///< "Compile", "InferShape", ...
+  std::string_view deliverable;  ///< path or name of the .so
 };
 
 /// Runs `fn`; throws openatc::Error(kCustomOp, "OA1401") when it returns anything but

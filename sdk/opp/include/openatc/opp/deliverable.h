@@ -10,7 +10,8 @@
  *
  * For execution (`omrun`, aclmdlLoad*): a deliverable embedded in an OM is loaded from memory
  * (memfd, no file written) under the offline-loading guard, and its creators are pulled through
- * the C pull ABI into a per-model registry; nothing reaches the process-wide registry.
+ * the C pull ABI into a per-model registry; nothing reaches the process-wide registry. Each
+ * distinct image (by content) is loaded once per process and shared by every model that embeds it.
  */
 #ifndef OPENATC_OPP_DELIVERABLE_H_
 #define OPENATC_OPP_DELIVERABLE_H_
@@ -63,7 +64,9 @@ class CompileOppSet {
   std::map<std::string, int> provider_;
 };
 
-/// Loads an embedded deliverable image into `registry` (a per-model registry). Errors (kNotOm for
+/// Loads an embedded deliverable image into `registry` (a per-model registry): the creators are
+/// registered anew for each call, the object is dlopen'ed only the first time this process sees
+/// these bytes (so its static state is shared, as GE's OPP libraries are per process). Errors (kNotOm for
 /// an SDK-version mismatch naming both versions; kCorruptOm when the bytes do not load):
 /// openatc::Error naming `name_for_errors`.
 Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_errors,
