@@ -176,3 +176,44 @@ TEST_CASE("BufferPool: random runs repeated and varied never hand out overlappin
   }
   CHECK(pool.stats().planned_bytes > 0);
 }
+
+TEST_CASE("BufferPool drops its planned block after a run too long to plan", "[runtime]") {
+  BufferPool pool;
+  RunPattern(pool);
+  CHECK(pool.stats().planned_bytes == 3072);
+  // 16385 Takes (one over the limit buffer_pool.cc plans): no plan, and the old block is freed.
+  pool.BeginRun();
+  std::vector<uint8_t *> blocks;
+  for (int k = 0; k < 16385; ++k) blocks.push_back(pool.Take(64));
+  for (uint8_t *b : blocks) pool.Give(b, 64);
+  pool.EndRun();
+  CHECK(pool.stats().planned_bytes == 0);
+  RunPattern(pool);  // plans again
+  CHECK(pool.stats().planned_bytes == 3072);
+}
+
+TEST_CASE("BufferPool: Gives in another order than planned leave the plan and plan again", "[runtime]") {
+  BufferPool pool;
+  RunPattern(pool);
+  const size_t heap = pool.stats().heap_takes;
+  // a, b and c taken as planned, but b given back before a: the plan is left at that Give.
+  pool.BeginRun();
+  uint8_t *a = pool.Take(1024), *b = pool.Take(2048);
+  pool.Give(b, 2048);
+  pool.Give(a, 1024);
+  uint8_t *c = pool.Take(1024);  // after the plan was left: from the heap
+  CHECK(pool.stats().heap_takes == heap + 1);
+  pool.Give(c, 1024);
+  pool.EndRun();
+  // Planned from that run: a and b overlap in time, c after both: 3072 bytes, c reusing a's or b's.
+  CHECK(pool.stats().planned_bytes == 3072);
+  pool.BeginRun();
+  a = pool.Take(1024);
+  b = pool.Take(2048);
+  pool.Give(b, 2048);
+  pool.Give(a, 1024);
+  c = pool.Take(1024);
+  pool.Give(c, 1024);
+  pool.EndRun();
+  CHECK(pool.stats().heap_takes == heap + 1);  // the whole run from the new plan
+}

@@ -46,7 +46,10 @@ void BufferPool::BeginRun() {
   in_run_ = true;
   run_bytes_.clear();
   run_events_.clear();
-  run_out_.clear();
+  run_blocks_.clear();
+  run_out_ = 0;
+  run_index_.clear();
+  indexed_ = false;
   cursor_ = 0;
   following_ = !plan_events_.empty();
 }
@@ -55,12 +58,22 @@ void BufferPool::EndRun() {
   std::lock_guard<std::mutex> lock(mu_);
   if (!in_run_) return;
   in_run_ = false;
-  if (following_ && cursor_ == plan_events_.size() && run_out_.empty()) {
+  if (following_ && cursor_ == plan_events_.size() && run_out_ == 0) {
     FreeKept();  // the plan held: the heap blocks of earlier runs are not needed
   } else {
     Replan();
   }
-  run_out_.clear();
+  run_index_.clear();
+}
+
+// The slab stops being planned from: freed, or retired until its slices still out come back.
+void BufferPool::DropSlab() {
+  if (slab_.out > 0) {
+    retired_.push_back(slab_);
+  } else {
+    FreeSlab(slab_.base, slab_.bytes);
+  }
+  slab_ = Slab{};
 }
 
 // Plans from this run's record: each Take's lifetime runs from its event to its Give's; a Take
@@ -69,7 +82,10 @@ void BufferPool::Replan() {
   plan_bytes_.clear();
   plan_offsets_.clear();
   plan_events_.clear();
-  if (run_bytes_.empty() || run_bytes_.size() > kMaxPlannedTakes) return;
+  if (run_bytes_.empty() || run_bytes_.size() > kMaxPlannedTakes) {
+    DropSlab();
+    return;
+  }
   std::vector<LifetimeBlock> blocks(run_bytes_.size());
   for (size_t e = 0; e < run_events_.size(); ++e) {
     LifetimeBlock &b = blocks[run_events_[e].take];
@@ -80,17 +96,13 @@ void BufferPool::Replan() {
       b.first = b.last = static_cast<int64_t>(e);
     }
   }
-  for (const auto &[block, take] : run_out_) blocks[take].bytes = 0;  // outlives the run
+  for (size_t t = 0; t < run_blocks_.size(); ++t)
+    if (run_blocks_[t] != nullptr) blocks[t].bytes = 0;  // outlives the run
   const size_t need = static_cast<size_t>(PackLifetimes(blocks));
   // The slab: kept when nothing is cut from it and the plan fits in it without leaving most of it
   // unused, else replaced.
   if (slab_.out > 0 || slab_.bytes < need || need < slab_.bytes / 2) {
-    if (slab_.out > 0) {
-      retired_.push_back(slab_);
-    } else {
-      FreeSlab(slab_.base, slab_.bytes);
-    }
-    slab_ = Slab{};
+    DropSlab();
     if (need > 0) {
       slab_.base = static_cast<uint8_t *>(std::aligned_alloc(kAlign, need));
       if (slab_.base == nullptr) return;  // no plan: the heap serves every Take
@@ -125,18 +137,38 @@ uint8_t *BufferPool::Take(size_t bytes) {
     }
   }
   if (block == nullptr) block = TakeHeap(bytes);
-  run_out_[block] = take;
+  run_blocks_.push_back(block);
+  ++run_out_;
+  if (indexed_) run_index_[block] = take;
   return block;
+}
+
+// The Take of this run that gave out `block` (-1: none, a block of an earlier run). The planned
+// Give is checked first, so a run that follows its plan makes no index.
+int64_t BufferPool::FindTake(const uint8_t *block) {
+  if (following_ && cursor_ < plan_events_.size()) {
+    const Event &e = plan_events_[cursor_];
+    if (e.give && e.take < run_blocks_.size() && run_blocks_[e.take] == block) return e.take;
+  }
+  if (!indexed_) {
+    for (size_t t = 0; t < run_blocks_.size(); ++t)
+      if (run_blocks_[t] != nullptr) run_index_[run_blocks_[t]] = static_cast<uint32_t>(t);
+    indexed_ = true;
+  }
+  auto it = run_index_.find(block);
+  return it == run_index_.end() ? -1 : it->second;
 }
 
 void BufferPool::Give(uint8_t *block, size_t bytes) {
   if (block == nullptr) return;
   std::lock_guard<std::mutex> lock(mu_);
   if (in_run_) {
-    auto it = run_out_.find(block);
-    if (it != run_out_.end()) {  // a Take of this run (else of an earlier one: not in the pattern)
-      const Event give{it->second, true};
-      run_out_.erase(it);
+    const int64_t take = FindTake(block);
+    if (take >= 0) {  // a Take of this run (else of an earlier one: not in the pattern)
+      const Event give{static_cast<uint32_t>(take), true};
+      run_blocks_[give.take] = nullptr;
+      --run_out_;
+      if (indexed_) run_index_.erase(block);
       run_events_.push_back(give);
       if (following_) {
         following_ = cursor_ < plan_events_.size() && plan_events_[cursor_] == give;

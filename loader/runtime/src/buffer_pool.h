@@ -68,7 +68,9 @@ class BufferPool {
   void GiveHeap(uint8_t *block, size_t bytes);
   bool GiveToSlab(uint8_t *block, size_t bytes);
   void Replan();
+  void DropSlab();
   void FreeKept();
+  int64_t FindTake(const uint8_t *block);
 
   mutable std::mutex mu_;
   // Heap blocks kept between Takes, by size.
@@ -81,7 +83,11 @@ class BufferPool {
   bool in_run_ = false;
   std::vector<size_t> run_bytes_;  ///< size of each Take
   std::vector<Event> run_events_;
-  std::unordered_map<const uint8_t *, uint32_t> run_out_;  ///< blocks out -> their Take
+  std::vector<uint8_t *> run_blocks_;  ///< each Take's block, null once given back
+  size_t run_out_ = 0;                 ///< Takes of this run not given back
+  // Block -> its Take, for Gives the plan did not foresee: made at the first one, kept after.
+  std::unordered_map<const uint8_t *, uint32_t> run_index_;
+  bool indexed_ = false;
   // The plan of the last recorded run, and how far this run has followed it.
   std::vector<size_t> plan_bytes_;
   std::vector<int64_t> plan_offsets_;  ///< -1: that Take's block outlived its run, from the heap
