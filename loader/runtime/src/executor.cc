@@ -8,7 +8,6 @@
 // run allocated): planned tensors share arena bytes across lifetimes, so a planned tensor is
 // registered only while a node that reads or writes it runs.
 #include <cstring>
-#include <deque>
 #include <map>
 
 #include "exec_services.h"
@@ -541,6 +540,8 @@ class Run {
     gert_impl::Frame frame;
     frame.node = nr.info.get();
     frame.node_state = nr.state.get();
+    frame.inputs.reserve(nr.info->input_anchor.size());
+    frame.outputs.reserve(node.output_descs.size());
     for (size_t anchor : nr.info->input_anchor) {
       const ir::Endpoint &e = node.inputs[anchor];
       const Value &v = values_.at({e.node, e.index});
@@ -550,12 +551,13 @@ class Run {
             .WithNode(node.name, node.type);
       frame.inputs.push_back(const_cast<gert::Tensor *>(&v.tensor));
     }
-    std::deque<gert::Tensor> outs(node.output_descs.size());
+    std::vector<gert::Tensor> outs(node.output_descs.size());  // sized once: frame.outputs point into it
     for (size_t k = 0; k < outs.size(); ++k) {
       PlaceOutput(i, k, outs[k]);
       frame.outputs.push_back(&outs[k]);
     }
     std::vector<rt::GmRegistration> checked;
+    checked.reserve(frame.inputs.size() + outs.size());
     for (size_t j = 0; j < frame.inputs.size(); ++j) {
       const ir::Endpoint &e = node.inputs[nr.info->input_anchor[j]];
       Register(checked, *frame.inputs[j], {e.node, e.index});
@@ -685,7 +687,7 @@ class Run {
   }
 
   // The node's outputs become values its consumers read (with the memory that keeps them alive).
-  void TakeOutputs(size_t i, std::deque<gert::Tensor> &outs, ExecServices &services, bool replayed) {
+  void TakeOutputs(size_t i, std::vector<gert::Tensor> &outs, ExecServices &services, bool replayed) {
     const ir::Node &node = g_.nodes[i];
     const int32_t ni = static_cast<int32_t>(i);
     auto &bufs = services.output_buffers();
