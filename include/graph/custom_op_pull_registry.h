@@ -37,6 +37,11 @@ int32_t GetRegisteredCustomOpCreators(ge::CustomOpTypeToCreator *creators, const
                                       const size_t creator_struct_size);
 /// OpenATC extension: the SDK version ("major.minor.patch") this deliverable was built against.
 const char *OpenAtcDeliverableSdkVersion();
+/// OpenATC extension, optional: nonzero when no op of this deliverable launches a kernel (each
+/// Execute computes on the host itself). The runtime then registers no buffers for the
+/// global-memory checks around its nodes (a launch from one would still be checked, and its every
+/// access reported as outside any buffer).
+int32_t OpenAtcDeliverableLaunchesNoKernels();
 }
 
 #endif  // OPENATC_GRAPH_CUSTOM_OP_PULL_REGISTRY_H_

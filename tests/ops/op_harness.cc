@@ -149,6 +149,10 @@ std::vector<HostTensor> RunOp(const OpCase &c) {
   return loaded->Run(feeds);
 }
 
+std::unique_ptr<runtime::LoadedModel> LoadOp(const OpCase &c, std::vector<HostTensor> *feeds) {
+  return CompileAndLoad(c, feeds);
+}
+
 std::vector<std::vector<HostTensor>> RunOpRuns(const OpCase &c, const std::vector<std::vector<HostTensor>> &runs) {
   std::vector<HostTensor> feeds;
   auto loaded = CompileAndLoad(c, &feeds);

@@ -7,12 +7,14 @@
 
 #include <cstring>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "openatc/common/error.h"
 #include "openatc/ir/graph.h"
+#include "openatc/runtime/model.h"
 #include "openatc/tensor_io/tensor_io.h"
 
 namespace openatc::opp {
@@ -53,6 +55,10 @@ std::vector<HostTensor> RunOp(const OpCase &c);
 /// of that run, in input order; declared_shape lets their shapes differ between runs); returns
 /// each run's outputs. Throws openatc::Error on any failure.
 std::vector<std::vector<HostTensor>> RunOpRuns(const OpCase &c, const std::vector<std::vector<HostTensor>> &runs);
+
+/// Compiles `c` and loads it (as RunOp does) without running it; `feeds` gets the Data inputs'
+/// values, in input order.
+std::unique_ptr<runtime::LoadedModel> LoadOp(const OpCase &c, std::vector<HostTensor> *feeds);
 
 /// Runs `c` expecting it to fail: returns what the op printed on stderr (its Fail message)
 /// followed by the openatc::Error's text, or "<no error>" when it ran cleanly.

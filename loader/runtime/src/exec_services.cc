@@ -29,7 +29,7 @@ HostBuffer::HostBuffer(size_t size, size_t checked, std::string label, std::shar
   if (data_ == nullptr) throw std::bad_alloc();
   const size_t head = checked < size ? checked : size;
   std::memset(data_ + head, 0, size - head);
-  checked_ = rt::GmRegistration(data_, checked, std::move(label));
+  if (!label.empty()) checked_ = rt::GmRegistration(data_, checked, std::move(label));
 }
 HostBuffer::~HostBuffer() {
   checked_ = rt::GmRegistration();  // unregister before the memory goes
@@ -77,11 +77,13 @@ gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index
   std::shared_ptr<HostBuffer> buf;
   try {
     std::pair<size_t, std::string> made, *label = &made;
-    if (label_cache_ != nullptr) {
+    if (!checked_) {
+      // A node that launches no kernel: the buffer is registered by the first consumer that does.
+    } else if (label_cache_ != nullptr) {
       if (label_cache_->size() <= index) label_cache_->resize(index + 1);
       label = &(*label_cache_)[index];
     }
-    if (label->second.empty() || label->first != bytes) {
+    if (checked_ && (label->second.empty() || label->first != bytes)) {
       label->first = bytes;
       label->second = "output " + std::to_string(index) + " of node '" + f.node->name + "' (" + std::to_string(bytes) +
                       " bytes, allocated at run time)";

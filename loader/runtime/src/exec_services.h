@@ -15,7 +15,7 @@
 namespace openatc::runtime {
 
 /// A 64-byte-aligned host allocation (the host target's "device" memory), zero-filled unless
-/// its writer fills it. With a label, its first `checked` bytes are registered for the
+/// its writer fills it. With a label (not empty), its first `checked` bytes are registered for the
 /// global-memory checks while it lives (openatc/rt/gm_registry.h); those bytes are left as
 /// allocated, as a device's memory is (run-time outputs and workspaces, which the node writes:
 /// zeroing them cost a third of ppocr-mobile-v2-cls's per-run instructions), the rest is zeroed.
@@ -66,6 +66,9 @@ class ExecServices : public gert_impl::Services {
   /// Where MallocOutputTensor keeps the labels of the outputs it allocated (by output index:
   /// bytes, label), so that a later run of the node allocating the same sizes builds none.
   void set_label_cache(std::vector<std::pair<size_t, std::string>> *cache) { label_cache_ = cache; }
+  /// false: the node launches no kernels, so its outputs are not registered for the
+  /// global-memory checks (a consumer that launches registers what it reads).
+  void set_checked(bool checked) { checked_ = checked; }
   /// Output i was handed its pre-bound memory (the memory plan or a caller's output buffer).
   bool used_prebound(size_t i) const { return i < prebound_.size() && prebound_[i]; }
 
@@ -74,6 +77,7 @@ class ExecServices : public gert_impl::Services {
 
   void *stream_;
   std::vector<std::pair<size_t, std::string>> *label_cache_ = nullptr;
+  bool checked_ = true;
   std::shared_ptr<BufferPool> pool_;
   std::vector<std::shared_ptr<HostBuffer>> outputs_;
   std::vector<int64_t> ref_inputs_;

@@ -156,6 +156,7 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
   if (!sink) {
     auto services = std::make_unique<ExecServices>(im.stream, im.pool);
     services->set_label_cache(&nr.output_labels);
+    services->set_checked(!nr.launches_no_kernels);
     frame.services = services.get();
     if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(node, nr, frame);
     if (im.dynamic) PrepareForShapes(im, i, frame);
@@ -190,6 +191,7 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
     rec = SinkRecord{};  // addresses moved and nothing can patch them: record again
   }
   auto services = std::make_unique<ExecServices>(im.stream, im.pool);
+  services->set_checked(!nr.launches_no_kernels);
   frame.services = services.get();
   if (rec.captured) {  // a host-side node: Execute every run
     CallExecute(node, nr, frame, im.stream);
@@ -557,12 +559,14 @@ class Run {
       frame.outputs.push_back(&outs[k]);
     }
     std::vector<rt::GmRegistration> checked;
-    checked.reserve(frame.inputs.size() + outs.size());
-    for (size_t j = 0; j < frame.inputs.size(); ++j) {
-      const ir::Endpoint &e = node.inputs[nr.info->input_anchor[j]];
-      Register(checked, *frame.inputs[j], {e.node, e.index});
+    if (!nr.launches_no_kernels) {
+      checked.reserve(frame.inputs.size() + outs.size());
+      for (size_t j = 0; j < frame.inputs.size(); ++j) {
+        const ir::Endpoint &e = node.inputs[nr.info->input_anchor[j]];
+        Register(checked, *frame.inputs[j], {e.node, e.index});
+      }
+      for (size_t k = 0; k < outs.size(); ++k) Register(checked, outs[k], {static_cast<int32_t>(i), static_cast<int32_t>(k)});
     }
-    for (size_t k = 0; k < outs.size(); ++k) Register(checked, outs[k], {static_cast<int32_t>(i), static_cast<int32_t>(k)});
     std::unique_ptr<ExecServices> owner = RunChecked(i, frame);
     ExecServices empty(im_.stream);
     TakeOutputs(i, outs, owner ? *owner : empty, owner == nullptr);

@@ -33,6 +33,9 @@ struct NodeRuntime {
   gert_impl::LegacyInferHooks legacy_infer;    ///< those hooks, called per run in dynamic models
   ge::ArgsUpdater *updater = nullptr;          ///< patches recorded args when addresses change
   std::string origin;                          ///< deliverable name for messages
+  /// Its deliverable launches no kernels (OpenAtcDeliverableLaunchesNoKernels): the run registers
+  /// no buffers for the global-memory checks around this node.
+  bool launches_no_kernels = false;
   std::unique_ptr<AnnotatedNode> annotated;    ///< launched from declarations, no Execute
   /// WeightPackingOp::PrepareNode's state (openatc/weight_packing.h), handed to every Execute.
   std::shared_ptr<void> state;

@@ -153,6 +153,8 @@ void BindNode(LoadedModel::Impl &im, size_t i, const std::map<std::string, std::
     return;
   }
   nr.origin = im.registry->Origin(node.type);
+  for (const opp::Deliverable &d : im.deliverables)
+    if (d.path == nr.origin) nr.launches_no_kernels = d.launches_no_kernels;
   nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
   nr.infer = dynamic_cast<ge::ShapeInferOp *>(nr.op.get());
   if (nr.infer == nullptr) nr.has_legacy_infer = gert_impl::FindLegacyInferHooks(node.type, &nr.legacy_infer);

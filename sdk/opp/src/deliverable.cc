@@ -169,6 +169,11 @@ bool ReadHeader(const std::string &path, std::vector<uint8_t> *head) {
   return !in.bad();
 }
 
+bool LaunchesNoKernels(void *handle) {
+  auto fn = reinterpret_cast<int32_t (*)()>(::dlsym(handle, "OpenAtcDeliverableLaunchesNoKernels"));
+  return fn != nullptr && fn() != 0;
+}
+
 std::string VersionOf(void *handle) {
   auto fn = reinterpret_cast<GetVersionFn>(::dlsym(handle, "OpenAtcDeliverableSdkVersion"));
   const char *v = fn ? fn() : nullptr;
@@ -249,6 +254,7 @@ void CompileOppSet::Load(const std::vector<std::string> &roots, const std::strin
     d.handle = handle;
     d.image = std::move(image);
     d.sdk_version = VersionOf(handle);
+    d.launches_no_kernels = LaunchesNoKernels(handle);
     std::vector<ge::CustomOpTypeToCreator> creators;
     std::string why;
     if (PullCreators(handle, &creators, &why)) {
@@ -351,6 +357,7 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
   d.handle = handle;
   d.image = image;
   d.sdk_version = VersionOf(handle);
+  d.launches_no_kernels = LaunchesNoKernels(handle);
   if (!d.sdk_version.empty() && !SdkVersionCompatible(d.sdk_version)) {
     throw Error(ErrorCategory::kNotOm, "OA1204",
                 "the embedded deliverable was built against OpenATC SDK " + d.sdk_version +

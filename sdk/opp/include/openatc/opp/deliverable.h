@@ -33,6 +33,8 @@ struct Deliverable {
   std::string sdk_version;              ///< from OpenAtcDeliverableSdkVersion(); "" when absent
   std::vector<std::string> op_types;    ///< types in its own creator list, in registration order
   void *handle = nullptr;               ///< dlopen handle (never closed: op objects may outlive use)
+  /// OpenAtcDeliverableLaunchesNoKernels() returned nonzero (false when absent).
+  bool launches_no_kernels = false;
   /// The file's bytes as they were when it was loaded: what atc embeds in every OM that uses the
   /// deliverable (read once per load, so a process compiling many graphs reads it once, and a file
   /// replaced after loading cannot put other code into the OM than the code that compiled it).
