@@ -42,6 +42,13 @@ const char *OpenAtcDeliverableSdkVersion();
 /// global-memory checks around its nodes (a launch from one would still be checked, and its every
 /// access reported as outside any buffer).
 int32_t OpenAtcDeliverableLaunchesNoKernels();
+/// OpenATC extension, optional: the op types of this deliverable (separated by spaces) whose
+/// outputs are a function of their inputs (dtypes, shapes, values) and attributes alone: no state
+/// kept between calls, no randomness, no effect beyond writing their outputs. A run of a model
+/// with run-time shapes may reuse such a node's last outputs when it can tell its inputs are the
+/// same (loader/runtime/src/shape_value_cache.h). A Shape or Size so listed is taken to read only its
+/// input's shape, as ONNX's do.
+const char *OpenAtcDeliverablePureOps();
 }
 
 #endif  // OPENATC_GRAPH_CUSTOM_OP_PULL_REGISTRY_H_

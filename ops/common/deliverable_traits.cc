@@ -1,5 +1,14 @@
 // What the built-in ops library declares to the runtime about itself
-// (include/graph/custom_op_pull_registry.h): its ops compute on the host and launch no kernel.
+// (include/graph/custom_op_pull_registry.h): its ops compute on the host and launch no kernel, and
+// the ops that shape arithmetic is made of are pure functions of their inputs and attributes.
 #include "graph/custom_op_pull_registry.h"
 
 extern "C" __attribute__((visibility("default"))) int32_t OpenAtcDeliverableLaunchesNoKernels() { return 1; }
+
+// Only ops whose Execute in ops/ reads nothing but its inputs and attributes (the random ops,
+// Dropout and the ops with state are not listed).
+extern "C" __attribute__((visibility("default"))) const char *OpenAtcDeliverablePureOps() {
+  return "Shape Size Gather Unsqueeze Squeeze Concat Slice Cast Reshape Flatten Identity Expand Tile "
+         "ConstantOfShape Range Add Sub Mul Div Mod Neg Abs Min Max Floor Ceil Equal Less Greater "
+         "LessOrEqual GreaterOrEqual Not And Or Where ReduceProd ReduceSum ReduceMin ReduceMax";
+}

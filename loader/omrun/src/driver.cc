@@ -297,7 +297,11 @@ class Runner {
   void Finish(const Options &o) {
     if (!trace_) return;
     trace_->Write(o.profile);
-    std::cout << trace_->Summary(10) << "profile written to " << o.profile << "\n";
+    std::cout << trace_->Summary(10);
+    if (model_.shape_nodes() != 0)
+      std::cout << "shape arithmetic: " << model_.shape_nodes() << " node(s); " << model_.shape_node_reuses()
+                << " node run(s) reused the outputs kept for the same shapes\n";
+    std::cout << "profile written to " << o.profile << "\n";
   }
 
  private:

@@ -409,8 +409,60 @@ class Run {
       else if (node.type == ir::kConst || node.type == ir::kConstant) BindConst(i);
       else if (ir::IsNativeOp(node.type)) RunNative(i);
       else if (node.type == "Identity" && ForwardsAggregate(i)) ForwardAggregate(i);
+      else if (im_.shape_values.marked(i)) RunShapeNode(i);
       else if (im_.observer == nullptr) RunCustom(i);
       else RunObserved(i);
+    }
+  }
+
+  // A node of the model's shape arithmetic (shape_value_cache.h): bound to its kept outputs while they
+  // are current, else run, and its outputs kept.
+  void RunShapeNode(size_t i) {
+    ShapeValueCache &sv = im_.shape_values;
+    const ir::Node &node = g_.nodes[i];
+    std::vector<int64_t> read;
+    if (sv.is_root(i)) read = ShapeValueCache::DimsOf(values_.at({node.inputs[0].node, node.inputs[0].index}).tensor);
+    if (const std::vector<ShapeValueCache::Output> *kept = sv.Find(i, read)) {
+      BindKept(i, *kept);
+      return;
+    }
+    if (im_.observer == nullptr) RunCustom(i);
+    else RunObserved(i);
+    std::vector<const gert::Tensor *> outs;
+    for (size_t k = 0; k < node.output_descs.size(); ++k) {
+      auto it = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
+      outs.push_back(it == values_.end() ? nullptr : &it->second.tensor);
+    }
+    sv.Keep(i, read, outs);
+  }
+
+  // The node's kept outputs become its values, as if it had run (an observer sees it run).
+  void BindKept(size_t i, const std::vector<ShapeValueCache::Output> &kept) {
+    const int32_t ni = static_cast<int32_t>(i);
+    if (im_.observer != nullptr) {
+      im_.observer->Started(i);
+      observing_ = i;
+    }
+    for (size_t k = 0; k < kept.size(); ++k) {
+      const ShapeValueCache::Output &o = kept[k];
+      Value &v = values_[{ni, static_cast<int32_t>(k)}];
+      v.tensor.GetShape() = o.shape;
+      v.tensor.MutableFormat() = o.format;
+      v.tensor.SetDataType(o.dtype);
+      v.tensor.MutableTensorData() = gert::TensorData(o.storage->data(), nullptr, o.bytes, o.placement);
+      v.storage = o.storage;
+      v.pending = Uses({ni, static_cast<int32_t>(k)});
+    }
+    Observe(i);
+    ReleaseInputs(g_.nodes[i]);
+  }
+
+  // Releases the inputs whose last consumer was `node`.
+  void ReleaseInputs(const ir::Node &node) {
+    for (const auto &e : node.inputs) {
+      if (!e.connected()) continue;
+      auto it = values_.find({e.node, e.index});
+      if (it != values_.end() && it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
     }
   }
 
@@ -491,11 +543,7 @@ class Run {
                     "Feed values that fit the operator (ONNX operator spec)")
             .WithNode(node.name, node.type);
     }
-    for (const auto &e : node.inputs) {
-      if (!e.connected()) continue;
-      auto it = values_.find({e.node, e.index});
-      if (it != values_.end() && it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
-    }
+    ReleaseInputs(node);
   }
 
   // The model output index that endpoint `key` feeds (the first one), for labels.
@@ -572,12 +620,7 @@ class Run {
     TakeOutputs(i, outs, owner ? *owner : empty, owner == nullptr);
     RoundReducedOutputs(i);
     Observe(i);
-    // Release inputs whose last consumer was this node.
-    for (const auto &e : node.inputs) {
-      if (!e.connected()) continue;
-      auto it = values_.find({e.node, e.index});
-      if (it != values_.end() && it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
-    }
+    ReleaseInputs(node);
   }
 
   // A node the compiler's precision mode reduced (atc/compiler/src/passes/precision.h) stores its

@@ -19,6 +19,7 @@
 #include "annotated.h"
 #include "exec_services.h"
 #include "native_ops.h"
+#include "shape_value_cache.h"
 #include "sink.h"
 #include "openatc/runtime/model.h"
 
@@ -78,6 +79,8 @@ struct LoadedModel::Impl {
   /// True when some tensor's shape is known only at run time (a -1 dim): then every ShapeInferOp
   /// node re-infers its outputs from the real inputs before Execute (GE's dynamic-shape path).
   bool dynamic = false;
+  /// Dynamic models: the shape arithmetic whose outputs runs reuse (shape_value_cache.h).
+  ShapeValueCache shape_values;
   /// Where the run-time outputs' memory (a model without a static plan) is kept between runs.
   std::shared_ptr<BufferPool> pool = std::make_shared<BufferPool>();
   /// The static memory plan's arena (null when the OM has no plan).

@@ -59,6 +59,11 @@ void SetUpArena(LoadedModel::Impl &im) {
 }  // namespace
 
 size_t LoadedModel::arena_bytes() const { return impl_->arena_bytes; }
+size_t LoadedModel::shape_nodes() const { return impl_->shape_values.marked_count(); }
+size_t LoadedModel::shape_node_reuses() const {
+  std::lock_guard<std::mutex> lock(impl_->run_mu);
+  return impl_->shape_values.reused();
+}
 void LoadedModel::set_execution_mode(ExecutionMode mode) {
   std::lock_guard<std::mutex> lock(impl_->run_mu);
   impl_->mode = mode;
@@ -189,6 +194,23 @@ void DescribeIo(LoadedModel::Impl &im) {
   }
 }
 
+// Dynamic models: which nodes' outputs runs may reuse (shape_value_cache.h). Pure: the node's own
+// deliverable declares its type pure, and it runs its Execute as is (no declared launches, no
+// ArgsUpdater, no rounding of its outputs).
+void MarkShapeValues(LoadedModel::Impl &im) {
+  const ir::Graph &g = im.model.graph;
+  std::vector<bool> pure(g.nodes.size(), false);
+  for (size_t i = 0; i < g.nodes.size(); ++i) {
+    const NodeRuntime &nr = im.nodes[i];
+    if (nr.execute == nullptr || nr.annotated != nullptr || nr.updater != nullptr || nr.reduced_to != ReducedFloat::kNone)
+      continue;
+    for (const opp::Deliverable &d : im.deliverables)
+      if (d.path == nr.origin)
+        pure[i] = std::find(d.pure_ops.begin(), d.pure_ops.end(), g.nodes[i].type) != d.pure_ops.end();
+  }
+  im.shape_values.Mark(g, pure);
+}
+
 }  // namespace
 
 // The load boundary: errors get the OM file attached here, once.
@@ -212,6 +234,7 @@ std::unique_ptr<LoadedModel> LoadedModel::LoadImpl(om::Model model, const std::s
     SetUpArena(im);
     DescribeIo(im);
     PrepareNodes(im);
+    if (im.dynamic) MarkShapeValues(im);
     lm->LoadGears(external);
     lm->LoadSubgraphs();
   } catch (Error &e) {

@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <mutex>
+#include <sstream>
 
 #include "graph/custom_op_pull_registry.h"
 #include "openatc/common/error.h"
@@ -172,6 +173,15 @@ bool ReadHeader(const std::string &path, std::vector<uint8_t> *head) {
 bool LaunchesNoKernels(void *handle) {
   auto fn = reinterpret_cast<int32_t (*)()>(::dlsym(handle, "OpenAtcDeliverableLaunchesNoKernels"));
   return fn != nullptr && fn() != 0;
+}
+
+std::vector<std::string> PureOps(void *handle) {
+  auto fn = reinterpret_cast<const char *(*)()>(::dlsym(handle, "OpenAtcDeliverablePureOps"));
+  const char *list = fn ? fn() : nullptr;
+  std::vector<std::string> types;
+  std::istringstream in(list ? list : "");
+  for (std::string t; in >> t;) types.push_back(t);
+  return types;
 }
 
 std::string VersionOf(void *handle) {
@@ -358,6 +368,7 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
   d.image = image;
   d.sdk_version = VersionOf(handle);
   d.launches_no_kernels = LaunchesNoKernels(handle);
+  d.pure_ops = PureOps(handle);
   if (!d.sdk_version.empty() && !SdkVersionCompatible(d.sdk_version)) {
     throw Error(ErrorCategory::kNotOm, "OA1204",
                 "the embedded deliverable was built against OpenATC SDK " + d.sdk_version +

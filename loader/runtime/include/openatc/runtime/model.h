@@ -85,6 +85,12 @@ class LoadedModel {
   const om::Model &model() const;
   /// Bytes of the static memory plan's arena (0 when the model has no plan: run-time shapes).
   size_t arena_bytes() const;
+  /// Models with run-time shapes: the nodes of their shape arithmetic (Shape, Size and the pure
+  /// ops computing on their outputs), whose outputs a run reuses while the shapes they read are
+  /// those of the run that kept them (loader/runtime/src/shape_value_cache.h); and how many node runs
+  /// reused outputs so, since load.
+  size_t shape_nodes() const;
+  size_t shape_node_reuses() const;
   /// Switches the execution mode; drops any recording (the next run records again).
   void set_execution_mode(ExecutionMode mode);
   /// Installs `observer` for later runs (nullptr removes it). It must outlive those runs.

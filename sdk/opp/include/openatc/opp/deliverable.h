@@ -35,6 +35,8 @@ struct Deliverable {
   void *handle = nullptr;               ///< dlopen handle (never closed: op objects may outlive use)
   /// OpenAtcDeliverableLaunchesNoKernels() returned nonzero (false when absent).
   bool launches_no_kernels = false;
+  /// The op types OpenAtcDeliverablePureOps() lists (empty when absent).
+  std::vector<std::string> pure_ops;
   /// The file's bytes as they were when it was loaded: what atc embeds in every OM that uses the
   /// deliverable (read once per load, so a process compiling many graphs reads it once, and a file
   /// replaced after loading cannot put other code into the OM than the code that compiled it).

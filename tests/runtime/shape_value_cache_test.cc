@@ -1,0 +1,86 @@
+// The shape arithmetic of a model with run-time shapes (loader/runtime/src/shape_value_cache.h), on an
+// ONNX model written here: x [-1, 4] float, y = Reshape(x, Concat(Unsqueeze(Gather(Shape(x), 0)), [2], [2]))
+// = x as [batch, 2, 2]; z = Relu(x) (a tensor op: never kept). Shape, Gather, Unsqueeze and Concat are
+// the shape arithmetic; they run when the batch changes and are reused while it stays.
+#include <catch2/catch.hpp>
+#include <cstring>
+
+#include "e2e_util.h"
+#include "onnx_builder.h"
+#include "openatc/runtime/model.h"
+
+using namespace openatc;
+using namespace openatc::testing;
+
+namespace {
+
+std::string Model() {
+  onnx::ModelProto m;
+  m.set_ir_version(8);
+  m.add_opset_import()->set_version(13);
+  onnx::GraphProto *g = m.mutable_graph();
+  g->set_name("shape_arithmetic");
+  *g->add_input() = Value("x", onnx::TensorProto::FLOAT, {std::string("batch"), int64_t{4}});
+  *g->add_initializer() = Int64Init("zero", {}, {0});
+  *g->add_initializer() = Int64Init("axes", {1}, {0});
+  *g->add_initializer() = Int64Init("two", {1}, {2});
+  *g->add_node() = Node("Shape", {"x"}, {"shape"}, "shape");
+  *g->add_node() = Node("Gather", {"shape", "zero"}, {"batch"}, "batch");
+  *g->add_node() = Node("Unsqueeze", {"batch", "axes"}, {"batch1"}, "batch1");
+  *g->add_node() = Node("Concat", {"batch1", "two", "two"}, {"target"}, "target", {onnx::MakeAttribute("axis", int64_t{0})});
+  *g->add_node() = Node("Reshape", {"x", "target"}, {"y"}, "y");
+  *g->add_node() = Node("Relu", {"x"}, {"z"}, "z");
+  *g->add_output() = Value("y", onnx::TensorProto::FLOAT, {std::string("batch"), int64_t{2}, int64_t{2}});
+  *g->add_output() = Value("z", onnx::TensorProto::FLOAT, {std::string("batch"), int64_t{4}});
+  std::string bytes;
+  m.SerializeToString(&bytes);
+  return bytes;
+}
+
+HostTensor Input(int64_t batch, float first) {
+  HostTensor t;
+  t.dtype = ge::DT_FLOAT;
+  t.shape = {batch, 4};
+  std::vector<float> v;
+  for (int64_t i = 0; i < batch * 4; ++i) v.push_back(first - static_cast<float>(i));
+  t.data.resize(v.size() * sizeof(float));
+  std::memcpy(t.data.data(), v.data(), t.data.size());
+  return t;
+}
+
+std::vector<float> Floats(const HostTensor &t) {
+  std::vector<float> v(t.data.size() / sizeof(float));
+  std::memcpy(v.data(), t.data.data(), t.data.size());
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("shape arithmetic runs when the shapes it reads change and is reused while they stay", "[runtime]") {
+  const std::string dir = MakeTempDir();
+  WriteBytes(dir + "/m.onnx", Model());
+  auto atc = RunAtc({"--model", dir + "/m.onnx", "--soc_version", "host", "--output", dir + "/m"}, "");
+  REQUIRE(atc.exit_code == 0);
+  auto m = runtime::LoadModelFile(dir + "/m.om");
+  CHECK(m->shape_nodes() == 4);  // Shape, Gather, Unsqueeze, Concat; not Reshape (a tensor input) nor Relu
+
+  // Batches in order, and the reuses expected after each run: a new batch runs all four nodes
+  // (Shape reads new dims, the rest depend on it), a repeated batch reuses all four.
+  const std::vector<std::pair<int64_t, size_t>> runs = {{1, 0}, {2, 0}, {2, 4}, {2, 8}, {1, 8}, {3, 8}, {3, 12}, {1, 12}};
+  float first = 10;
+  for (const auto &[batch, reuses] : runs) {
+    INFO("batch " << batch);
+    const HostTensor x = Input(batch, first);
+    const auto out = m->Run({x});
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].shape == std::vector<int64_t>{batch, 2, 2});
+    CHECK(Floats(out[0]) == Floats(x));  // a Reshape keeps the values in order
+    std::vector<float> relu = Floats(x);
+    for (float &v : relu) v = v > 0 ? v : 0;
+    CHECK(out[1].shape == std::vector<int64_t>{batch, 4});
+    CHECK(Floats(out[1]) == relu);
+    CHECK(m->shape_node_reuses() == reuses);
+    first += 1;  // other data each run: only shapes decide
+  }
+  RemoveTree(dir);
+}
