@@ -2,6 +2,9 @@
 // float32 (float16/double via f32) on oneDNN's matmul primitive; int32/int64/uint32/uint64 with
 // a plain loop (wrapping). In a static model a float node's primitive is made at load
 // (PrepareNode, ops/common/matmul_prepared.h); other shapes use the per-shape cache.
+// The optional third input `bias` is OpenATC's, set by atc's MatMulBiasAddFoldPass
+// (atc/compiler/src/passes/matmul_bias_add_fold.cc): N values of A's float dtype, added to every
+// row of the product in the same primitive (B at least 2-D, so that the output's last dim is N).
 #include "common/dnnl_matmul.h"
 #include "common/dnnl_util.h"
 #include "common/matmul_prepared.h"
@@ -11,6 +14,7 @@ namespace ge {
 REG_OP(MatMul)
     .INPUT(A, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT32, DT_UINT64}))
     .INPUT(B, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT32, DT_UINT64}))
+    .OPTIONAL_INPUT(bias, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE}))
     .OUTPUT(Y, TensorType({DT_FLOAT, DT_FLOAT16, DT_DOUBLE, DT_INT32, DT_INT64, DT_UINT32, DT_UINT64}))
     .OP_END_FACTORY_REG(MatMul);
 }  // namespace ge
@@ -22,10 +26,30 @@ bool Accepts(ge::DataType d) {
          d == ge::DT_UINT64;
 }
 
-// The plain float32 matmul of `s`. Throws dnnl::error.
-dnnl::matmul MakeMatMul(const MatMulShape &s) {
-  dnnl::matmul::desc d(dnnl_util::PlainF32(s.a), dnnl_util::PlainF32(s.b), dnnl_util::PlainF32(s.dst));
+// The bias descriptor of product `s`: [1, ..., 1, N] at dst's rank (empty: no bias).
+dnnl::memory::desc BiasDesc(const MatMulShape &s, bool bias) {
+  if (!bias) return dnnl::memory::desc();
+  Dims d(s.dst.size(), 1);
+  d.back() = s.dst.back();
+  return dnnl_util::PlainF32(d);
+}
+
+// The plain float32 matmul of `s` (with a bias when `bias`). Throws dnnl::error.
+dnnl::matmul MakeMatMul(const MatMulShape &s, bool bias) {
+  dnnl::matmul::desc d(dnnl_util::PlainF32(s.a), dnnl_util::PlainF32(s.b), BiasDesc(s, bias), dnnl_util::PlainF32(s.dst));
   return dnnl::matmul(dnnl::matmul::primitive_desc(d, dnnl_util::Engine()));
+}
+
+// "" or why a bias of dtype `bias_dt` does not fit A's dtype `dt`.
+std::string CheckBiasDtype(ge::DataType bias_dt, ge::DataType dt) {
+  return dnnl_util::IsFloatDtype(dt) && bias_dt == dt ? "" : "bias needs float A and B of its own dtype";
+}
+
+// "" or why `bias` does not fit a product of B `b` whose output is `out`.
+std::string CheckBias(const Dims &bias, const Dims &b, const Dims &out) {
+  if (b.size() < 2 || bias.size() != 1 || (out.back() >= 0 && bias[0] != out.back()))
+    return "bias " + DimsToString(bias) + " must be 1-D with the output's last dim (B at least 2-D)";
+  return "";
 }
 }  // namespace
 
@@ -35,6 +59,10 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
     const ge::DataType a = ctx->GetInputDataType(0);
     if (!Accepts(a)) return Fail(ctx, "A must be float32, float16, double, int32, int64, uint32 or uint64");
     if (ctx->GetInputDataType(1) != a) return Fail(ctx, "A and B have different dtypes");
+    if (ctx->GetOptionalInputDataType(2) != ge::DT_UNDEFINED) {
+      const std::string why = CheckBiasDtype(ctx->GetOptionalInputDataType(2), a);
+      if (!why.empty()) return Fail(ctx, why);
+    }
     return ctx->SetOutputDataType(0, a);
   }
 
@@ -44,6 +72,10 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
     MatMulShape s;
     const std::string err = ResolveMatMul(ToDims(*a), ToDims(*b), &s);
     if (!err.empty()) return Fail(ctx, err);
+    if (const gert::Shape *bias = ctx->GetOptionalInputShape(2)) {
+      const std::string why = CheckBias(ToDims(*bias), ToDims(*b), s.out);
+      if (!why.empty()) return Fail(ctx, why);
+    }
     *ctx->GetOutputShape(0) = ToShape(s.out);
     return ge::GRAPH_SUCCESS;
   }
@@ -56,17 +88,19 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
   ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *, size_t,
                               std::shared_ptr<void> *state) override {
     const gert::Tensor *a = ctx->GetInputTensor(0), *b = ctx->GetInputTensor(1);
+    const gert::Tensor *bias = ctx->GetOptionalInputTensor(2);
     if (a == nullptr || b == nullptr) return ge::GRAPH_SUCCESS;
     try {
-      *state = PrepareMatMul(*a, *b, false, [&](MatMulPrepared *p) {
+      *state = PrepareMatMul(*a, *b, bias != nullptr, [&](MatMulPrepared *p) {
         MatMulShape s;
         if (!ResolveMatMul(p->a, p->b, &s).empty() || s.dst.size() > DNNL_MAX_NDIMS) return false;
         p->ad = dnnl_util::PlainF32(s.a);
         p->bd = dnnl_util::PlainF32(s.b);
         p->yd = dnnl_util::PlainF32(s.dst);
+        p->cd = BiasDesc(s, p->has_c);
         p->serial = SerialMatMul(NumElements(s.dst) * s.a.back());
         dnnl_util::SerialScope scope(p->serial);
-        p->prim = MakeMatMul(s);
+        p->prim = MakeMatMul(s, p->has_c);
         return true;
       });
     } catch (const dnnl::error &e) {
@@ -77,12 +111,18 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
 
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
     const gert::Tensor *a = ctx->GetInputTensor(0), *b = ctx->GetInputTensor(1);
+    const gert::Tensor *bias = ctx->GetOptionalInputTensor(2);
     if (a == nullptr || b == nullptr) return Fail(ctx, "inputs A and B are required");
     if (a->GetDataType() != b->GetDataType() || !Accepts(a->GetDataType()))
       return Fail(ctx, "A and B must have one supported dtype");
     MatMulShape s;
     const std::string err = ResolveMatMul(ToDims(a->GetStorageShape()), ToDims(b->GetStorageShape()), &s);
     if (!err.empty()) return Fail(ctx, err);
+    if (bias != nullptr) {
+      std::string why = CheckBiasDtype(bias->GetDataType(), a->GetDataType());
+      if (why.empty()) why = CheckBias(ToDims(bias->GetStorageShape()), ToDims(b->GetStorageShape()), s.out);
+      if (!why.empty()) return Fail(ctx, why);
+    }
     gert::Tensor *y = AllocOutput(ctx, 0, s.out, a->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;
     if (NumElements(s.out) == 0) return ge::GRAPH_SUCCESS;
@@ -91,30 +131,40 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
       case ge::DT_INT64: NaiveMatMul(s, a->GetData<int64_t>(), b->GetData<int64_t>(), y->GetData<int64_t>()); break;
       case ge::DT_UINT32: NaiveMatMul(s, a->GetData<uint32_t>(), b->GetData<uint32_t>(), y->GetData<uint32_t>()); break;
       case ge::DT_UINT64: NaiveMatMul(s, a->GetData<uint64_t>(), b->GetData<uint64_t>(), y->GetData<uint64_t>()); break;
-      default: return RunFloat(ctx, s, *a, *b, *y);
+      default: return RunFloat(ctx, s, *a, *b, bias, *y);
     }
     return ge::GRAPH_SUCCESS;
   }
 
  private:
   ge::graphStatus RunFloat(gert::EagerOpExecutionContext *ctx, const MatMulShape &s, const gert::Tensor &a,
-                           const gert::Tensor &b, gert::Tensor &y) {
-    std::vector<float> sa, sb, sy;
+                           const gert::Tensor &b, const gert::Tensor *bias, gert::Tensor &y) {
+    std::vector<float> sa, sb, sc, sy;
     const float *pa = dnnl_util::AsF32(a, &sa), *pb = dnnl_util::AsF32(b, &sb);
-    if (pa == nullptr || pb == nullptr) return Fail(ctx, "A and B must have data");
+    const float *pc = bias != nullptr ? dnnl_util::AsF32(*bias, &sc) : nullptr;
+    if (pa == nullptr || pb == nullptr || (bias != nullptr && pc == nullptr)) return Fail(ctx, "A, B and bias must have data");
     float *py = dnnl_util::OutF32(y, &sy);
     const int64_t k = s.a.back();
-    if (k == 0) {
-      std::fill(py, py + NumElements(s.dst), 0.0f);
-    } else if (s.dst.size() > DNNL_MAX_NDIMS) {
-      NaiveMatMul(s, pa, pb, py);
+    if (k == 0 || s.dst.size() > DNNL_MAX_NDIMS) {
+      if (k == 0) std::fill(py, py + NumElements(s.dst), 0.0f);
+      else NaiveMatMul(s, pa, pb, py);
+      const int64_t n = s.dst.back(), total = NumElements(s.dst);
+      for (int64_t i = 0; pc != nullptr && i < total; ++i) py[i] += pc[i % n];
     } else if (const auto *p = static_cast<const MatMulPrepared *>(openatc::NodeState(ctx));
-               p != nullptr && PreparedMatches(*p, a, b, nullptr)) {
+               p != nullptr && PreparedMatches(*p, a, b, bias)) {
       try {
-        dnnl_util::Run(p->prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(p->ad, pa)},
-                                 {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(p->bd, pb)},
-                                 {DNNL_ARG_DST, dnnl_util::Wrap(p->yd, py)}},
-                       p->serial);
+        if (pc != nullptr) {
+          dnnl_util::Run(p->prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(p->ad, pa)},
+                                   {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(p->bd, pb)},
+                                   {DNNL_ARG_BIAS, dnnl_util::Wrap(p->cd, pc)},
+                                   {DNNL_ARG_DST, dnnl_util::Wrap(p->yd, py)}},
+                         p->serial);
+        } else {
+          dnnl_util::Run(p->prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(p->ad, pa)},
+                                   {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(p->bd, pb)},
+                                   {DNNL_ARG_DST, dnnl_util::Wrap(p->yd, py)}},
+                         p->serial);
+        }
       } catch (const dnnl::error &e) {
         return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
       }
@@ -122,15 +172,16 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
       try {
         const bool serial = SerialMatMul(NumElements(s.dst) * k);
         dnnl_util::Key key;
-        key.Add("a", s.a).Add("b", s.b).Add("t", dnnl_util::ThreadsFor(serial));
+        key.Add("a", s.a).Add("b", s.b).Add("c", pc != nullptr).Add("t", dnnl_util::ThreadsFor(serial));
         auto prim = cache_.Get(key, [&] {
           dnnl_util::SerialScope scope(serial);
-          return MakeMatMul(s);
+          return MakeMatMul(s, pc != nullptr);
         });
-        dnnl_util::Run(*prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(dnnl_util::PlainF32(s.a), pa)},
-                               {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(dnnl_util::PlainF32(s.b), pb)},
-                               {DNNL_ARG_DST, dnnl_util::Wrap(dnnl_util::PlainF32(s.dst), py)}},
-                       serial);
+        std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(dnnl_util::PlainF32(s.a), pa)},
+                                                      {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(dnnl_util::PlainF32(s.b), pb)},
+                                                      {DNNL_ARG_DST, dnnl_util::Wrap(dnnl_util::PlainF32(s.dst), py)}};
+        if (pc != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(BiasDesc(s, true), pc);
+        dnnl_util::Run(*prim, args, serial);
       } catch (const dnnl::error &e) {
         return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
       }

@@ -26,11 +26,12 @@ bool SerialMatMul(int64_t macs);
 
 struct MatMulPrepared {
   Dims a, b;                          ///< A's and B's storage dims the primitive was made for
-  bool has_c = false;                 ///< Gemm: input C was present
+  bool has_c = false;                 ///< Gemm: input C was present; MatMul: its bias
   ge::DataType dtype = ge::DT_FLOAT;  ///< A's and B's dtype (float32, float16 or double)
   int threads = 1;                    ///< dnnl_util::ApplyThreadCount() when it was made
   bool serial = false;                ///< made (and so run) in a dnnl_util::SerialScope: SerialMatMul
   dnnl::memory::desc ad, bd, yd;      ///< the operand descriptors (strided for Gemm's transposes)
+  dnnl::memory::desc cd;              ///< MatMul's bias descriptor (empty without one)
   dnnl::matmul prim;
 };
 

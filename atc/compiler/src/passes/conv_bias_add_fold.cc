@@ -15,15 +15,6 @@
 namespace openatc::compiler::passes {
 namespace {
 
-// The Conv `ci` renamed to `last` (folded into it) with `fused` recorded.
-void Rename(PassGraph &pg, int32_t ci, int32_t last, std::vector<std::string> fused) {
-  ir::Node &cv = pg.node(ci);
-  SetFusedNames(cv, std::move(fused));
-  pg.Redirect({last, 0}, {ci, 0});
-  pg.Erase(last);
-  cv.name = pg.node(last).name;
-}
-
 bool FoldMul(PassGraph &pg, int32_t ci) {
   const ir::Node &conv = pg.node(ci);
   if (!pg.Is(ci, "Conv") || pg.GraphOutput(ci) || conv.inputs.size() < 2 || conv.inputs.size() > 3 ||
@@ -52,7 +43,7 @@ bool FoldMul(PassGraph &pg, int32_t ci) {
   const ir::Endpoint old_w = conv.inputs[1], old_b = has_bias ? conv.inputs[2] : ir::Endpoint{};
   pg.SetInput(ci, 1, {pg.AddConst(conv_name + "/scale_folded_W", ws, w), 0});
   if (has_bias) pg.SetInput(ci, 2, {pg.AddConst(conv_name + "/scale_folded_B", {m}, b), 0});
-  Rename(pg, ci, mi, fused);
+  Absorb(pg, ci, mi, fused);
   DropUnreadConsts(pg, {old_w, old_b});
   LogInfo("pass " + std::string(kConvBiasAdd) + ": folded Mul '" + mul_name + "' into the weights of Conv '" + conv_name +
           "' (fused node '" + mul_name + "': " + JoinNames(fused) + ")");
@@ -84,13 +75,9 @@ bool FoldAdd(PassGraph &pg, int32_t ci) {
   const ir::Endpoint old_b = has_bias ? conv.inputs[2] : ir::Endpoint{};
   const int32_t bc = pg.AddConst(conv_name + "/bias_add_folded_B", {y[1]}, b);
   pg.SetInput(ci, 2, {bc, 0});
-  ir::Node &cv = pg.node(ci);
-  SetFusedNames(cv, fused);
-  pg.Redirect({ai, 0}, {ci, 0});
-  pg.Erase(ai);
-  cv.name = add_name;
+  Absorb(pg, ci, ai, fused);
   DropUnreadConsts(pg, {old_b});
-  LogInfo("pass " + std::string(kConvBiasAdd) + ": folded Add '" + add_name + "' into the bias of " + cv.type + " '" + conv_name +
+  LogInfo("pass " + std::string(kConvBiasAdd) + ": folded Add '" + add_name + "' into the bias of " + pg.node(ci).type + " '" + conv_name +
           "' (fused node '" + add_name + "': " + JoinNames(fused) + ")");
   return true;
 }

@@ -11,12 +11,12 @@
 namespace openatc::compiler::passes {
 namespace {
 
-const char *const kAllPasses[] = {kHardSwishPattern, kGeluPattern, kLayerNormPattern, kConvBnFold, kConvBiasAdd, kBnScaleFold, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kLayoutPlan, kConvWinograd, kWeightPrepack};
+const char *const kAllPasses[] = {kHardSwishPattern, kGeluPattern, kLayerNormPattern, kConvBnFold, kConvBiasAdd, kBnScaleFold, kMatMulBiasAdd, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kLayoutPlan, kConvWinograd, kWeightPrepack};
 
 [[noreturn]] void Malformed(const std::string &path, const std::string &what) {
   throw Error(ErrorCategory::kUsage, "E10001", "--fusion_switch_file: " + what,
               "Write {\"Switch\": {\"GraphFusion\": {\"<pass>\": \"on\" | \"off\"}}} or lines <pass>:on|off; passes: " +
-                  std::string(kHardSwishPattern) + ", " + kGeluPattern + ", " + kLayerNormPattern + ", " + kConvBnFold + ", " + kConvBiasAdd + ", " + kBnScaleFold + ", " + kConvActivation + ", " + kConvAdd + ", " + kReshapeChain + ", " +
+                  std::string(kHardSwishPattern) + ", " + kGeluPattern + ", " + kLayerNormPattern + ", " + kConvBnFold + ", " + kConvBiasAdd + ", " + kBnScaleFold + ", " + kMatMulBiasAdd + ", " + kConvActivation + ", " + kConvAdd + ", " + kReshapeChain + ", " +
                   kTransposePair + ", " + kLayoutPlan + ", " + kWeightPrepack + ", ALL")
       .WithFile(path);
 }

@@ -228,6 +228,13 @@ void SetFusedNames(ir::Node &n, std::vector<std::string> names) {
   n.attrs["openatc_fused_nodes"] = std::move(v);
 }
 
+void Absorb(PassGraph &pg, int32_t keep, int32_t absorbed, std::vector<std::string> fused) {
+  SetFusedNames(pg.node(keep), std::move(fused));
+  pg.Redirect({absorbed, 0}, {keep, 0});
+  pg.Erase(absorbed);
+  pg.node(keep).name = pg.node(absorbed).name;
+}
+
 std::vector<std::string> FusedNames(const ir::Node &n) {
   auto it = n.attrs.find("openatc_fused_nodes");
   if (it != n.attrs.end() && it->second.kind == ir::AttrKind::kListString) return it->second.list_s;

@@ -70,6 +70,9 @@ bool ConstIs(const PassGraph &pg, const ir::Node &n, size_t k, double want);
 void DropUnreadConsts(PassGraph &pg, const std::vector<ir::Endpoint> &old);
 /// Sets attr openatc_fused_nodes of `n` (the original nodes it now computes).
 void SetFusedNames(ir::Node &n, std::vector<std::string> names);
+/// Node `keep` now computes what `absorbed` (reading it) did: `absorbed`'s readers read `keep`,
+/// `absorbed` is erased, and `keep` takes its name, with `fused` recorded.
+void Absorb(PassGraph &pg, int32_t keep, int32_t absorbed, std::vector<std::string> fused);
 /// The fused-node list of `n` (attr openatc_fused_nodes), or {n.name} when it has none.
 std::vector<std::string> FusedNames(const ir::Node &n);
 /// "a, b, c"

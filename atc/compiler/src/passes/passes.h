@@ -22,6 +22,7 @@ inline constexpr const char *kLayerNormPattern = "LayerNormPatternPass";
 inline constexpr const char *kConvBnFold = "ConvBatchNormFoldPass";
 inline constexpr const char *kConvBiasAdd = "ConvBiasAddFoldPass";
 inline constexpr const char *kBnScaleFold = "BatchNormScaleFoldPass";
+inline constexpr const char *kMatMulBiasAdd = "MatMulBiasAddFoldPass";
 inline constexpr const char *kConvActivation = "ConvActivationFusionPass";
 inline constexpr const char *kConvAdd = "ConvAddFusionPass";
 inline constexpr const char *kReshapeChain = "ReshapeChainPass";

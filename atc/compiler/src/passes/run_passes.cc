@@ -1,6 +1,6 @@
 // RunGraphPasses: the pass order (passes.h). Decomposed activations (and layer normalisations) recognised first (so that
 // they fuse), bias-Add, Mul, BatchNormalization-scale and BatchNormalization folding next, to a fixed point (they need the
-// Conv's bias slot and no post-ops yet), then post-op fusion, then the layout no-ops, then layout planning and the Winograd marks it allows.
+// Conv's bias slot and no post-ops yet), the MatMul bias-Add, then post-op fusion, then the layout no-ops, then layout planning and the Winograd marks it allows.
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
@@ -13,6 +13,7 @@ size_t RunLayerNormPattern(PassGraph &pg);
 size_t RunConvBnFold(PassGraph &pg);
 size_t RunConvBiasAddFold(PassGraph &pg);
 size_t RunBnScaleFold(PassGraph &pg);
+size_t RunMatMulBiasAddFold(PassGraph &pg);
 size_t RunConvPostOpFusion(PassGraph &pg, bool activations, bool adds);
 size_t RunReshapeChain(PassGraph &pg);
 size_t RunTransposePair(PassGraph &pg);
@@ -32,6 +33,7 @@ size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std:
              bn_scale = switches.enabled(kBnScaleFold);
   for (size_t step = 1; step > 0; changes += step)
     step = (bias ? RunConvBiasAddFold(pg) : 0) + (bn_scale ? RunBnScaleFold(pg) : 0) + (bn ? RunConvBnFold(pg) : 0);
+  if (switches.enabled(kMatMulBiasAdd)) changes += RunMatMulBiasAddFold(pg);
   const bool act = switches.enabled(kConvActivation), add = switches.enabled(kConvAdd);
   if (act || add) changes += RunConvPostOpFusion(pg, act, add);
   if (switches.enabled(kReshapeChain)) changes += RunReshapeChain(pg);
