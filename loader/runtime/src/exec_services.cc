@@ -76,17 +76,19 @@ gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index
   if (ref_inputs_.size() < f.outputs.size()) ref_inputs_.resize(f.outputs.size(), -1);
   std::shared_ptr<HostBuffer> buf;
   try {
+    // Unchecked (a node that launches no kernel): no label, so the buffer is not registered; the
+    // first consumer that launches one registers what it reads.
     std::pair<size_t, std::string> made, *label = &made;
-    if (!checked_) {
-      // A node that launches no kernel: the buffer is registered by the first consumer that does.
-    } else if (label_cache_ != nullptr) {
-      if (label_cache_->size() <= index) label_cache_->resize(index + 1);
-      label = &(*label_cache_)[index];
-    }
-    if (checked_ && (label->second.empty() || label->first != bytes)) {
-      label->first = bytes;
-      label->second = "output " + std::to_string(index) + " of node '" + f.node->name + "' (" + std::to_string(bytes) +
-                      " bytes, allocated at run time)";
+    if (checked_) {
+      if (label_cache_ != nullptr) {
+        if (label_cache_->size() <= index) label_cache_->resize(index + 1);
+        label = &(*label_cache_)[index];
+      }
+      if (label->second.empty() || label->first != bytes) {
+        label->first = bytes;
+        label->second = "output " + std::to_string(index) + " of node '" + f.node->name + "' (" +
+                        std::to_string(bytes) + " bytes, allocated at run time)";
+      }
     }
     buf = std::make_shared<HostBuffer>(RoundUp(bytes), bytes, label->second, pool_);
   } catch (const std::bad_alloc &) {

@@ -45,8 +45,10 @@ class HostBuffer {
 class ExecServices : public gert_impl::Services {
  public:
   /// `pool`: where MallocOutputTensor takes output memory from (the model's; null: malloc).
-  explicit ExecServices(void *stream, std::shared_ptr<BufferPool> pool = nullptr)
-      : stream_(stream), pool_(std::move(pool)) {}
+  /// `checked` false: the node launches no kernels, so the outputs it allocates are not
+  /// registered for the global-memory checks (a consumer that launches registers what it reads).
+  explicit ExecServices(void *stream, std::shared_ptr<BufferPool> pool = nullptr, bool checked = true)
+      : stream_(stream), checked_(checked), pool_(std::move(pool)) {}
   void *Stream(gert_impl::Frame &) override { return stream_; }
   gert::Tensor *MallocOutputTensor(gert_impl::Frame &f, size_t index, const gert::StorageShape &shape,
                                    const gert::StorageFormat &format, ge::DataType dtype) override;
@@ -66,9 +68,6 @@ class ExecServices : public gert_impl::Services {
   /// Where MallocOutputTensor keeps the labels of the outputs it allocated (by output index:
   /// bytes, label), so that a later run of the node allocating the same sizes builds none.
   void set_label_cache(std::vector<std::pair<size_t, std::string>> *cache) { label_cache_ = cache; }
-  /// false: the node launches no kernels, so its outputs are not registered for the
-  /// global-memory checks (a consumer that launches registers what it reads).
-  void set_checked(bool checked) { checked_ = checked; }
   /// Output i was handed its pre-bound memory (the memory plan or a caller's output buffer).
   bool used_prebound(size_t i) const { return i < prebound_.size() && prebound_[i]; }
 

@@ -154,9 +154,8 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
     return nullptr;  // outputs are the planned / bound memory
   }
   if (!sink) {
-    auto services = std::make_unique<ExecServices>(im.stream, im.pool);
+    auto services = std::make_unique<ExecServices>(im.stream, im.pool, !nr.launches_no_kernels);
     services->set_label_cache(&nr.output_labels);
-    services->set_checked(!nr.launches_no_kernels);
     frame.services = services.get();
     if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(node, nr, frame);
     if (im.dynamic) PrepareForShapes(im, i, frame);
@@ -190,8 +189,7 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
     }
     rec = SinkRecord{};  // addresses moved and nothing can patch them: record again
   }
-  auto services = std::make_unique<ExecServices>(im.stream, im.pool);
-  services->set_checked(!nr.launches_no_kernels);
+  auto services = std::make_unique<ExecServices>(im.stream, im.pool, !nr.launches_no_kernels);
   frame.services = services.get();
   if (rec.captured) {  // a host-side node: Execute every run
     CallExecute(node, nr, frame, im.stream);
