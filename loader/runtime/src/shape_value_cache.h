@@ -35,8 +35,10 @@ namespace openatc::runtime {
 
 class ShapeValueCache {
  public:
-  /// Largest output kept (bytes); a node with a larger output runs on every run.
-  static constexpr size_t kMaxBytes = 4096;
+  /// Largest output kept (bytes); a node with a larger output runs on every run. Large enough for
+  /// the causal masks attention graphs slice to the sequence length (ezkl-self-attention's
+  /// [1, 1, 64, 64] float32, 16 KiB).
+  static constexpr size_t kMaxBytes = size_t{64} << 10;
 
   /// One kept output: what the tensor its consumers read is made of.
   struct Output {
