@@ -96,11 +96,24 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
         if (!ResolveMatMul(p->a, p->b, &s).empty() || s.dst.size() > DNNL_MAX_NDIMS) return false;
         p->ad = dnnl_util::PlainF32(s.a);
         p->bd = dnnl_util::PlainF32(s.b);
+        if (bias != nullptr && !CheckBias(ToDims(bias->GetStorageShape()), p->b, s.out).empty()) return false;
         p->yd = dnnl_util::PlainF32(s.dst);
         p->cd = BiasDesc(s, p->has_c);
         p->serial = SerialMatMul(NumElements(s.dst) * s.a.back());
-        dnnl_util::SerialScope scope(p->serial);
-        p->prim = MakeMatMul(s, p->has_c);
+        {
+          dnnl_util::SerialScope scope(p->serial);
+          p->prim = MakeMatMul(s, p->has_c);
+        }
+        p->out = s.out;
+        const dnnl::engine &engine = dnnl_util::Engine();
+        p->am = dnnl::memory(p->ad, engine, DNNL_MEMORY_NONE);
+        p->bm = dnnl::memory(p->bd, engine, DNNL_MEMORY_NONE);
+        p->ym = dnnl::memory(p->yd, engine, DNNL_MEMORY_NONE);
+        p->args = {{DNNL_ARG_SRC, p->am}, {DNNL_ARG_WEIGHTS, p->bm}, {DNNL_ARG_DST, p->ym}};
+        if (p->has_c) {
+          p->cm = dnnl::memory(p->cd, engine, DNNL_MEMORY_NONE);
+          p->args[DNNL_ARG_BIAS] = p->cm;
+        }
         return true;
       });
     } catch (const dnnl::error &e) {
@@ -115,6 +128,9 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
     if (a == nullptr || b == nullptr) return Fail(ctx, "inputs A and B are required");
     if (a->GetDataType() != b->GetDataType() || !Accepts(a->GetDataType()))
       return Fail(ctx, "A and B must have one supported dtype");
+    if (const auto *p = static_cast<const MatMulPrepared *>(openatc::NodeState(ctx));
+        p != nullptr && PreparedMatches(*p, *a, *b, bias))
+      return RunPrepared(ctx, *p, *a, *b, bias);
     MatMulShape s;
     const std::string err = ResolveMatMul(ToDims(a->GetStorageShape()), ToDims(b->GetStorageShape()), &s);
     if (!err.empty()) return Fail(ctx, err);
@@ -137,6 +153,32 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
   }
 
  private:
+  // The node's prepared primitive on `a`, `b` (and `bias`), which match it: no shape resolution,
+  // no oneDNN memory object or args map made (the state's handles are set to this run's data).
+  // Runs of one node never overlap (the executor runs a model's nodes one at a time).
+  ge::graphStatus RunPrepared(gert::EagerOpExecutionContext *ctx, const MatMulPrepared &p, const gert::Tensor &a,
+                              const gert::Tensor &b, const gert::Tensor *bias) {
+    gert::Tensor *y = AllocOutput(ctx, 0, p.out, a.GetDataType());
+    if (y == nullptr) return ge::GRAPH_FAILED;
+    std::vector<float> sa, sb, sc, sy;
+    const float *pa = dnnl_util::AsF32(a, &sa), *pb = dnnl_util::AsF32(b, &sb);
+    const float *pc = bias != nullptr ? dnnl_util::AsF32(*bias, &sc) : nullptr;
+    if (pa == nullptr || pb == nullptr || (bias != nullptr && pc == nullptr)) return Fail(ctx, "A, B and bias must have data");
+    float *py = dnnl_util::OutF32(*y, &sy);
+    try {
+      // oneDNN takes non-const handles; sources are only read.
+      p.am.set_data_handle(const_cast<float *>(pa));
+      p.bm.set_data_handle(const_cast<float *>(pb));
+      if (pc != nullptr) p.cm.set_data_handle(const_cast<float *>(pc));
+      p.ym.set_data_handle(py);
+      dnnl_util::Run(p.prim, p.args, p.serial);
+    } catch (const dnnl::error &e) {
+      return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
+    }
+    dnnl_util::StoreF32(sy, *y);
+    return ge::GRAPH_SUCCESS;
+  }
+
   ge::graphStatus RunFloat(gert::EagerOpExecutionContext *ctx, const MatMulShape &s, const gert::Tensor &a,
                            const gert::Tensor &b, const gert::Tensor *bias, gert::Tensor &y) {
     std::vector<float> sa, sb, sc, sy;
@@ -150,24 +192,6 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
       else NaiveMatMul(s, pa, pb, py);
       const int64_t n = s.dst.back(), total = NumElements(s.dst);
       for (int64_t i = 0; pc != nullptr && i < total; ++i) py[i] += pc[i % n];
-    } else if (const auto *p = static_cast<const MatMulPrepared *>(openatc::NodeState(ctx));
-               p != nullptr && PreparedMatches(*p, a, b, bias)) {
-      try {
-        if (pc != nullptr) {
-          dnnl_util::Run(p->prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(p->ad, pa)},
-                                   {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(p->bd, pb)},
-                                   {DNNL_ARG_BIAS, dnnl_util::Wrap(p->cd, pc)},
-                                   {DNNL_ARG_DST, dnnl_util::Wrap(p->yd, py)}},
-                         p->serial);
-        } else {
-          dnnl_util::Run(p->prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(p->ad, pa)},
-                                   {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(p->bd, pb)},
-                                   {DNNL_ARG_DST, dnnl_util::Wrap(p->yd, py)}},
-                         p->serial);
-        }
-      } catch (const dnnl::error &e) {
-        return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
-      }
     } else {
       try {
         const bool serial = SerialMatMul(NumElements(s.dst) * k);

@@ -33,6 +33,11 @@ struct MatMulPrepared {
   dnnl::memory::desc ad, bd, yd;      ///< the operand descriptors (strided for Gemm's transposes)
   dnnl::memory::desc cd;              ///< MatMul's bias descriptor (empty without one)
   dnnl::matmul prim;
+  /// MatMul: its output dims, and memory objects made once without data whose handles each
+  /// Execute sets, held in the args map it runs with (no dnnl::memory or map made per run).
+  Dims out;
+  dnnl::memory am, bm, cm, ym;
+  std::unordered_map<int, dnnl::memory> args;
 };
 
 /// A state for `a`, `b` (and whether C is present) with the primitive `make(&state)` fills in

@@ -77,3 +77,25 @@ TEST_CASE("MatMulBiasAddFoldPass leaves other Adds after a MatMul alone", "[comp
     CHECK(Named(Compile(b.g, AllOn()).graph, "add").type == "Add");
   }
 }
+
+TEST_CASE("a prepared MatMul (with and without bias) computes on each run's data", "[compiler][passes]") {
+  // The prepared state keeps its oneDNN memory objects between runs and points them at each run's
+  // buffers (ops/common/matmul_prepared.h): runs on other inputs, static and with a run-time batch,
+  // must each give that input's product.
+  const std::vector<float> bv = Ints(20, -2, 5, 3), cv = Ints(5, -4, 9, 2), zero(5, 0.0f);
+  for (const bool bias : {false, true}) {
+    for (const int64_t batch : {int64_t{2}, int64_t{-1}}) {
+      INFO("bias " << bias << ", batch dim " << batch);
+      Builder b;
+      const int32_t mm = b.Op("mm", "MatMul", {b.Data("x", {batch, 3, 4}), b.Const("w", {4, 5}, bv)});
+      b.Output({bias ? b.Op("add", "Add", {mm, b.Const("c", {5}, cv)}) : mm});
+      const om::Model m = Compile(b.g, AllOn());
+      auto bytes = std::make_shared<std::vector<uint8_t>>(om::Serialize(m));
+      auto model = runtime::LoadedModel::Load(om::ReadBytes(bytes->data(), bytes->size(), bytes), "<pass test>");
+      for (int run = 0; run < 3; ++run) {
+        const std::vector<float> av = Ints(24, -3 - run, 7 + run, 5 + 2 * run);
+        CHECK(Values(model->Run({Host({2, 3, 4}, av)})[0]) == Reference(av, bv, bias ? cv : zero));
+      }
+    }
+  }
+}
