@@ -129,7 +129,9 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
     if (a->GetDataType() != b->GetDataType() || !Accepts(a->GetDataType()))
       return Fail(ctx, "A and B must have one supported dtype");
     if (const auto *p = static_cast<const MatMulPrepared *>(openatc::NodeState(ctx));
-        p != nullptr && PreparedMatches(*p, *a, *b, bias))
+        p != nullptr && PreparedMatches(*p, *a, *b, bias) &&
+        (bias == nullptr || (bias->GetDataType() == a->GetDataType() && bias->GetStorageShape().GetDimNum() == 1 &&
+                             bias->GetStorageShape().GetDim(0) == p->out.back())))
       return RunPrepared(ctx, *p, *a, *b, bias);
     MatMulShape s;
     const std::string err = ResolveMatMul(ToDims(a->GetStorageShape()), ToDims(b->GetStorageShape()), &s);

@@ -24,7 +24,9 @@
  *
  * Threads: PrepareNode runs on the loading thread, one node at a time, or (run-time shapes) on the
  * thread running the model, under the model's one-run-at-a-time lock. The state is owned by the
- * runtime (released with the loaded model, or when replaced) and shared by the runs of that node.
+ * runtime (released with the loaded model, or when replaced) and shared by the runs of that node,
+ * which never overlap: Execute may update objects the state holds for its own use (the built-in
+ * MatMul points its oneDNN memory objects at each run's buffers, ops/common/matmul_prepared.h).
  */
 #ifndef OPENATC_WEIGHT_PACKING_H_
 #define OPENATC_WEIGHT_PACKING_H_

@@ -419,7 +419,14 @@ class Run {
     ShapeValueCache &sv = im_.shape_values;
     const ir::Node &node = g_.nodes[i];
     std::vector<int64_t> read;
-    if (sv.is_root(i)) read = ShapeValueCache::DimsOf(values_.at({node.inputs[0].node, node.inputs[0].index}).tensor);
+    if (sv.is_root(i)) {
+      const Value &in = values_.at({node.inputs[0].node, node.inputs[0].index});
+      if (in.aggregate) {  // not a tensor: RunCustom refuses it
+        RunCustom(i);
+        return;
+      }
+      read = ShapeValueCache::DimsOf(in.tensor);
+    }
     if (const std::vector<ShapeValueCache::Output> *kept = sv.Find(i, read)) {
       BindKept(i, *kept);
       return;

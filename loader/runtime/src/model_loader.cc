@@ -60,10 +60,7 @@ void SetUpArena(LoadedModel::Impl &im) {
 
 size_t LoadedModel::arena_bytes() const { return impl_->arena_bytes; }
 size_t LoadedModel::shape_nodes() const { return impl_->shape_values.marked_count(); }
-size_t LoadedModel::shape_node_reuses() const {
-  std::lock_guard<std::mutex> lock(impl_->run_mu);
-  return impl_->shape_values.reused();
-}
+size_t LoadedModel::shape_node_reuses() const { return impl_->shape_values.reused(); }
 void LoadedModel::set_execution_mode(ExecutionMode mode) {
   std::lock_guard<std::mutex> lock(impl_->run_mu);
   impl_->mode = mode;

@@ -74,7 +74,7 @@ const std::vector<ShapeValueCache::Output> *ShapeValueCache::Find(size_t i, cons
     if (!r.seen || r.dims != read) return nullptr;
   }
   if (!Current(n)) return nullptr;
-  ++reused_;
+  reused_.fetch_add(1, std::memory_order_relaxed);
   return &n.kept;
 }
 

@@ -23,6 +23,7 @@
 #define OPENATC_RUNTIME_SHAPE_VALUE_CACHE_H_
 
 #include <cstddef>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -58,8 +59,8 @@ class ShapeValueCache {
   bool is_root(size_t i) const { return i < nodes_.size() && nodes_[i].root >= 0; }
   /// Marked nodes (for messages and tests).
   size_t marked_count() const { return marked_count_; }
-  /// Node runs that bound kept outputs instead of running, since load.
-  size_t reused() const { return reused_; }
+  /// Node runs that bound kept outputs instead of running, since load (read from any thread).
+  size_t reused() const { return reused_.load(std::memory_order_relaxed); }
 
   /// The dims a root reads from its input (storage and origin shape).
   static std::vector<int64_t> DimsOf(const gert::Tensor &input);
@@ -90,7 +91,7 @@ class ShapeValueCache {
   std::vector<Root> roots_;
   uint64_t next_version_ = 0;
   size_t marked_count_ = 0;
-  size_t reused_ = 0;
+  std::atomic<size_t> reused_{0};
 };
 
 }  // namespace openatc::runtime

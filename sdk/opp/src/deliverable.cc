@@ -2,6 +2,7 @@
 #include "openatc/opp/deliverable.h"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -170,13 +171,26 @@ bool ReadHeader(const std::string &path, std::vector<uint8_t> *head) {
   return !in.bad();
 }
 
+// `name` defined in the object `handle` itself (dlsym also searches its dependencies: a
+// deliverable linked against a library that declares traits must not inherit them), or null.
+void *OwnSymbol(void *handle, const char *name) {
+  void *sym = ::dlsym(handle, name);
+  if (sym == nullptr) return nullptr;
+  Dl_info info;
+  struct link_map *defined_in = nullptr, *own = nullptr;
+  if (::dladdr1(sym, &info, reinterpret_cast<void **>(&defined_in), RTLD_DL_LINKMAP) == 0 ||
+      ::dlinfo(handle, RTLD_DI_LINKMAP, &own) != 0 || defined_in != own)
+    return nullptr;
+  return sym;
+}
+
 bool LaunchesNoKernels(void *handle) {
-  auto fn = reinterpret_cast<int32_t (*)()>(::dlsym(handle, "OpenAtcDeliverableLaunchesNoKernels"));
+  auto fn = reinterpret_cast<int32_t (*)()>(OwnSymbol(handle, "OpenAtcDeliverableLaunchesNoKernels"));
   return fn != nullptr && fn() != 0;
 }
 
 std::vector<std::string> PureOps(void *handle) {
-  auto fn = reinterpret_cast<const char *(*)()>(::dlsym(handle, "OpenAtcDeliverablePureOps"));
+  auto fn = reinterpret_cast<const char *(*)()>(OwnSymbol(handle, "OpenAtcDeliverablePureOps"));
   const char *list = fn ? fn() : nullptr;
   std::vector<std::string> types;
   std::istringstream in(list ? list : "");
