@@ -37,6 +37,8 @@ struct NodeRuntime {
   /// Its deliverable launches no kernels (OpenAtcDeliverableLaunchesNoKernels): the run registers
   /// no buffers for the global-memory checks around this node.
   bool launches_no_kernels = false;
+  /// Its deliverable lists the node's type in OpenAtcDeliverablePureOps (shape_value_cache.h).
+  bool declared_pure = false;
   std::unique_ptr<AnnotatedNode> annotated;    ///< launched from declarations, no Execute
   /// WeightPackingOp::PrepareNode's state (openatc/weight_packing.h), handed to every Execute.
   std::shared_ptr<void> state;

@@ -155,8 +155,11 @@ void BindNode(LoadedModel::Impl &im, size_t i, const std::map<std::string, std::
     return;
   }
   nr.origin = im.registry->Origin(node.type);
-  for (const opp::Deliverable &d : im.deliverables)
-    if (d.path == nr.origin) nr.launches_no_kernels = d.launches_no_kernels;
+  for (const opp::Deliverable &d : im.deliverables) {
+    if (d.path != nr.origin) continue;
+    nr.launches_no_kernels = d.launches_no_kernels;
+    nr.declared_pure = std::find(d.pure_ops.begin(), d.pure_ops.end(), node.type) != d.pure_ops.end();
+  }
   nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
   nr.infer = dynamic_cast<ge::ShapeInferOp *>(nr.op.get());
   if (nr.infer == nullptr) nr.has_legacy_infer = gert_impl::FindLegacyInferHooks(node.type, &nr.legacy_infer);
@@ -195,17 +198,13 @@ void DescribeIo(LoadedModel::Impl &im) {
 // deliverable declares its type pure, and it runs its Execute as is (no declared launches, no
 // ArgsUpdater, no rounding of its outputs).
 void MarkShapeValues(LoadedModel::Impl &im) {
-  const ir::Graph &g = im.model.graph;
-  std::vector<bool> pure(g.nodes.size(), false);
-  for (size_t i = 0; i < g.nodes.size(); ++i) {
+  std::vector<bool> pure(im.nodes.size(), false);
+  for (size_t i = 0; i < im.nodes.size(); ++i) {
     const NodeRuntime &nr = im.nodes[i];
-    if (nr.execute == nullptr || nr.annotated != nullptr || nr.updater != nullptr || nr.reduced_to != ReducedFloat::kNone)
-      continue;
-    for (const opp::Deliverable &d : im.deliverables)
-      if (d.path == nr.origin)
-        pure[i] = std::find(d.pure_ops.begin(), d.pure_ops.end(), g.nodes[i].type) != d.pure_ops.end();
+    pure[i] = nr.declared_pure && nr.execute != nullptr && nr.annotated == nullptr && nr.updater == nullptr &&
+              nr.reduced_to == ReducedFloat::kNone;
   }
-  im.shape_values.Mark(g, pure);
+  im.shape_values.Mark(im.model.graph, pure);
 }
 
 }  // namespace

@@ -22,8 +22,8 @@
 #ifndef OPENATC_RUNTIME_SHAPE_VALUE_CACHE_H_
 #define OPENATC_RUNTIME_SHAPE_VALUE_CACHE_H_
 
-#include <cstddef>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>

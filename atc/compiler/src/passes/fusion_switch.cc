@@ -14,10 +14,11 @@ namespace {
 const char *const kAllPasses[] = {kHardSwishPattern, kGeluPattern, kLayerNormPattern, kConvBnFold, kConvBiasAdd, kBnScaleFold, kMatMulBiasAdd, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kLayoutPlan, kConvWinograd, kWeightPrepack};
 
 [[noreturn]] void Malformed(const std::string &path, const std::string &what) {
+  std::string names;
+  for (const char *p : kAllPasses) names += std::string(p) + ", ";
   throw Error(ErrorCategory::kUsage, "E10001", "--fusion_switch_file: " + what,
               "Write {\"Switch\": {\"GraphFusion\": {\"<pass>\": \"on\" | \"off\"}}} or lines <pass>:on|off; passes: " +
-                  std::string(kHardSwishPattern) + ", " + kGeluPattern + ", " + kLayerNormPattern + ", " + kConvBnFold + ", " + kConvBiasAdd + ", " + kBnScaleFold + ", " + kMatMulBiasAdd + ", " + kConvActivation + ", " + kConvAdd + ", " + kReshapeChain + ", " +
-                  kTransposePair + ", " + kLayoutPlan + ", " + kWeightPrepack + ", ALL")
+                  names + "ALL")
       .WithFile(path);
 }
 
