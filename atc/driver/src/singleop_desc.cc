@@ -284,7 +284,13 @@ class Parser {
       if (!v.is_number() && !v.is_boolean())
         Bad(field + "[" + std::to_string(k) + "]", "must be a number, not " + Kind(v), "Write numbers only");
       const double x = v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>();
-      const int64_t i = v.is_number_integer() ? v.get<int64_t>() : static_cast<int64_t>(x);
+      // A fractional number for an integer dtype is truncated; one no int64 holds (or NaN) is refused.
+      const bool to_integer = d.dtype != ge::DT_BOOL && d.dtype != ge::DT_FLOAT16 && d.dtype != ge::DT_FLOAT &&
+                              d.dtype != ge::DT_DOUBLE && d.dtype != ge::DT_BF16;
+      if (to_integer && !v.is_number_integer() && !(x >= -0x1p63 && x < 0x1p63))
+        Bad(field + "[" + std::to_string(k) + "]", "is " + v.dump() + ", outside what an integer element holds",
+            "Write a value of the input's dtype", "E13014");
+      const int64_t i = v.is_number_integer() ? v.get<int64_t>() : to_integer ? static_cast<int64_t>(x) : 0;
       switch (d.dtype) {
         case ge::DT_BOOL: Append<uint8_t>(out, x != 0.0); break;
         case ge::DT_INT8: Append(out, static_cast<int8_t>(i)); break;
