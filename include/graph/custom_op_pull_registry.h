@@ -49,6 +49,12 @@ int32_t OpenAtcDeliverableLaunchesNoKernels();
 /// same (loader/runtime/src/shape_value_cache.h). A Shape or Size so listed is taken to read only its
 /// input's shape, as ONNX's do.
 const char *OpenAtcDeliverablePureOps();
+/// OpenATC extension, optional: the kernel implementations the calling thread's op executions
+/// used since its previous call, one text (e.g. "convolution jit_1x1:avx512_core, reorder
+/// jit:blk"; "" when it reports none), valid until that thread's next call. The first call may
+/// switch the record on (so that runs nobody watches pay nothing). `omrun --profile` calls it
+/// before and after each node of this deliverable and shows the text as the node's "kernel".
+const char *OpenAtcDeliverableKernelTrace();
 }
 
 #endif  // OPENATC_GRAPH_CUSTOM_OP_PULL_REGISTRY_H_

@@ -2,9 +2,12 @@
 // the primitive cache key for the heavy built-in ops (see dnnl_util.h).
 #include "common/dnnl_util.h"
 
+#include <atomic>
+#include <cstdio>
 #include <cstring>
 
 #include "acl/acl_rt.h"
+#include "oneapi/dnnl/dnnl_debug.h"
 
 // The OpenMP runtime API (OpenMP 5.x, section 3.2) from libgomp, declared here rather than via
 // <omp.h>, which clang ships only with libomp-dev.
@@ -36,12 +39,48 @@ dnnl::stream *ThreadStream() {
   }
   return t_stream;
 }
+
+// The kernel trace (TakeKernelTrace): off until the first call, so that runs not profiled pay one
+// relaxed load per primitive. Plain (trivially destructible) thread_local buffers, as t_stream:
+// an op may run on a thread after its thread_local objects are gone.
+std::atomic<bool> g_trace_on{false};
+constexpr size_t kTraceBytes = 512;
+thread_local char t_trace[kTraceBytes];
+thread_local char t_taken[kTraceBytes];
+
+void NoteKernel(const dnnl::primitive &p) {
+  const_dnnl_primitive_desc_t pd = p.get_primitive_desc();
+  const char *impl = nullptr;
+  dnnl_primitive_kind_t kind = dnnl_undefined_primitive;
+  if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || impl == nullptr) return;
+  if (dnnl_primitive_desc_query(pd, dnnl_query_primitive_kind, 0, &kind) != dnnl_success) return;
+  char entry[128];
+  std::snprintf(entry, sizeof entry, "%s %s", dnnl_prim_kind2str(kind), impl);
+  // Distinct entries only (a node may run one primitive per batch item or chain part).
+  const size_t n = std::strlen(entry), used = std::strlen(t_trace);
+  for (const char *at = t_trace; (at = std::strstr(at, entry)) != nullptr; at += n)
+    if ((at == t_trace || at[-1] == ' ') && (at[n] == '\0' || at[n] == ',')) return;
+  std::snprintf(t_trace + used, kTraceBytes - used, "%s%s", used == 0 ? "" : ", ", entry);
+}
+
+void Execute(const dnnl::primitive &p, dnnl::stream &s, const std::unordered_map<int, dnnl::memory> &args) {
+  p.execute(s, args);
+  s.wait();
+  if (g_trace_on.load(std::memory_order_relaxed)) NoteKernel(p);
+}
 }  // namespace
 
 dnnl::engine &Engine() {
   // Never destroyed: ops may run from static destructors of other libraries' objects.
   static dnnl::engine *e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
   return *e;
+}
+
+const char *TakeKernelTrace() {
+  g_trace_on.store(true, std::memory_order_relaxed);
+  std::memcpy(t_taken, t_trace, kTraceBytes);
+  t_trace[0] = '\0';
+  return t_taken;
 }
 
 int ApplyThreadCount() {
@@ -57,13 +96,11 @@ int ApplyThreadCount() {
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args) {
   ApplyThreadCount();
   if (dnnl::stream *s = ThreadStream()) {
-    p.execute(*s, args);
-    s->wait();
+    Execute(p, *s, args);
     return;
   }
   dnnl::stream late(Engine());
-  p.execute(late, args);
-  late.wait();
+  Execute(p, late, args);
 }
 
 bool SerialMemoryBound(size_t bytes) { return ApplyThreadCount() > 1 && bytes <= kSerialMemoryBoundBytes; }
@@ -82,9 +119,7 @@ void RunSerial(const dnnl::primitive &p, const std::unordered_map<int, dnnl::mem
   SerialScope serial;
   dnnl::stream *s = ThreadStream();
   dnnl::stream late = s ? dnnl::stream() : dnnl::stream(Engine());
-  dnnl::stream &use = s ? *s : late;
-  p.execute(use, args);
-  use.wait();
+  Execute(p, s ? *s : late, args);
 }
 
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool serial) {

@@ -84,6 +84,12 @@ void RunSerial(const dnnl::primitive &p, const std::unordered_map<int, dnnl::mem
 /// RunSerial when `serial` (a primitive created in a SerialScope(serial)), else Run.
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool serial);
 
+/// OpenAtcDeliverableKernelTrace (deliverable_traits.cc): switches on, for the whole process, the
+/// record Run and RunSerial keep of the primitives each thread executes, and returns the calling
+/// thread's record since its previous call ("<primitive kind> <oneDNN implementation>", distinct
+/// entries joined by ", "; "" when none ran), valid until that thread's next call.
+const char *TakeKernelTrace();
+
 /// oneDNN dims from ONNX dims.
 dnnl::memory::dims DnnlDims(const Dims &d);
 

@@ -162,6 +162,7 @@ TEST_CASE("omrun --profile writes one trace event per op node per run and prints
   REQUIRE(run.out.find("profile written to " + dir + "/t.json") != std::string::npos);
   const nlohmann::json trace = ReadJson(dir + "/t.json");
   std::vector<std::string> names, runs;
+  size_t conv_kernels = 0;
   for (const auto &e : trace["traceEvents"]) {
     if (e["ph"] != "X") continue;
     REQUIRE(e["dur"].get<double>() >= 0);
@@ -170,6 +171,17 @@ TEST_CASE("omrun --profile writes one trace event per op node per run and prints
       continue;
     }
     names.push_back(e["name"]);
+    // The kernels each node ran, as the built-in library reports them: the Conv's oneDNN
+    // convolution (after the reorder into its blocked layout), in every run; the other nodes'
+    // records never carry the Conv's.
+    const std::string kernel = e["args"].value("kernel", "");
+    INFO(e["name"] << " kernel: " << kernel);
+    if (e["args"]["op_type"] == "Conv") {
+      REQUIRE(kernel.find("convolution ") != std::string::npos);
+      ++conv_kernels;
+    } else {
+      REQUIRE(kernel.find("convolution") == std::string::npos);
+    }
     if (e["name"] == "relu") {
       REQUIRE(e["args"]["op_type"] == "Relu");
       REQUIRE(e["args"]["inputs"] == nlohmann::json::array({"float32[1, 1, 1, 4] ND"}));
@@ -178,6 +190,7 @@ TEST_CASE("omrun --profile writes one trace event per op node per run and prints
   }
   REQUIRE(runs == std::vector<std::string>{"run 0 (first)", "run 1 (warmup)", "run 2 (timed)", "run 3 (timed)"});
   REQUIRE(names.size() == 12);
+  REQUIRE(conv_kernels == 4);
   for (size_t r = 0; r < 4; ++r) {
     REQUIRE(names[3 * r + 1] == "relu");
     REQUIRE(names[3 * r + 2] == "add");
@@ -296,7 +309,7 @@ TEST_CASE("omrun --dump writes a blocked tensor in NCHW: a blocked and a plain b
   double want = 0;
   for (int i = 0; i < c; ++i) want += static_cast<double>((5 + 1) + i) / 16.0 * xs[size_t(i * 16 + 2 * 4 + 3)];
   REQUIRE(std::fabs(a[5 * 16 + 2 * 4 + 3] - want) <= 1e-5 * std::max(1.0, std::fabs(want)));
-  // The profile names the layout a computed in.
+  // The profile names the layout a computed in and the oneDNN convolution that computed it.
   std::ifstream tf(dir + "/t.json");
   const nlohmann::json trace = nlohmann::json::parse(tf);
   const int block = c == 8 ? 8 : ExpectedWideBlock();
@@ -305,6 +318,9 @@ TEST_CASE("omrun --dump writes a blocked tensor in NCHW: a blocked and a plain b
     if (e["name"] == "a") {
       seen = true;
       if (block > 0) REQUIRE(e["args"]["layout"] == "nChw" + std::to_string(block) + "c (oneDNN blocked)");
+      const std::string kernel = e["args"].value("kernel", "");
+      INFO("kernel: " << kernel);
+      REQUIRE(kernel.find("convolution ") != std::string::npos);
     }
   REQUIRE(seen);
 }

@@ -248,6 +248,9 @@ class Observers : public runtime::NodeObserver {
                 const std::vector<runtime::TensorView> &out) override {
     for (auto *o : all) o->Finished(i, in, out);
   }
+  void Kernel(size_t i, const std::string &implementations) override {
+    for (auto *o : all) o->Kernel(i, implementations);
+  }
 };
 
 // The dump folder of this run: --dump's, or one in `scratch` when only --compare asks for it.

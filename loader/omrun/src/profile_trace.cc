@@ -51,7 +51,12 @@ void ProfileTrace::EndRun() {
   if (!runs_.empty()) runs_.back().dur_us = Now() - runs_.back().start_us;
 }
 
-void ProfileTrace::Started(size_t) { node_start_ = Clock::now(); }
+void ProfileTrace::Started(size_t) {
+  node_kernel_.clear();
+  node_start_ = Clock::now();
+}
+
+void ProfileTrace::Kernel(size_t, const std::string &implementations) { node_kernel_ = implementations; }
 
 void ProfileTrace::Finished(size_t index, const std::vector<runtime::TensorView> &inputs,
                             const std::vector<runtime::TensorView> &outputs) {
@@ -62,6 +67,8 @@ void ProfileTrace::Finished(size_t index, const std::vector<runtime::TensorView>
   e.dur_us = std::chrono::duration<double, std::micro>(Clock::now() - node_start_).count();
   e.inputs = Describe(inputs);
   e.outputs = Describe(outputs);
+  e.kernel = std::move(node_kernel_);
+  node_kernel_.clear();
   events_.push_back(std::move(e));
 }
 
@@ -85,6 +92,7 @@ void ProfileTrace::Write(const std::string &path) const {
     if (!fused.empty()) args["fused_nodes"] = fused;
     const int64_t block = dump::ChainLayoutBlock(n);
     args["layout"] = block > 0 ? "nChw" + std::to_string(block) + "c (oneDNN blocked)" : "plain";
+    if (!e.kernel.empty()) args["kernel"] = e.kernel;
     events.push_back({{"name", n.name}, {"cat", n.type}, {"ph", "X"}, {"pid", 1}, {"tid", 1},
                       {"ts", e.start_us}, {"dur", e.dur_us}, {"args", args}});
   }

@@ -24,6 +24,7 @@ class ProfileTrace : public runtime::NodeObserver {
   void Started(size_t index) override;
   void Finished(size_t index, const std::vector<runtime::TensorView> &inputs,
                 const std::vector<runtime::TensorView> &outputs) override;
+  void Kernel(size_t index, const std::string &implementations) override;
 
   /// The trace as Chrome's JSON object format ({"traceEvents": [...]}); written atomically.
   void Write(const std::string &path) const;
@@ -39,6 +40,7 @@ class ProfileTrace : public runtime::NodeObserver {
     double start_us = 0;
     double dur_us = 0;
     std::vector<std::string> inputs, outputs;  ///< "float32[1,3,8,8] NCHW"
+    std::string kernel;                        ///< the deliverable's kernel trace; "" when none
   };
   struct RunSpan {
     std::string label;
@@ -50,6 +52,7 @@ class ProfileTrace : public runtime::NodeObserver {
   const om::Model &model_;
   Clock::time_point origin_;
   Clock::time_point node_start_;
+  std::string node_kernel_;  ///< Kernel's text for the node that is running
   std::vector<Event> events_;
   std::vector<RunSpan> runs_;
 };

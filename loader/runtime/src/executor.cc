@@ -646,6 +646,7 @@ class Run {
   void RunObserved(size_t i) {
     im_.observer->Started(i);
     observing_ = i;
+    if (auto trace = im_.nodes[i].kernel_trace) trace();  // starts this node's record
     RunCustom(i);
   }
 
@@ -682,6 +683,10 @@ class Run {
       }
     }
     observing_ = SIZE_MAX;
+    if (auto trace = im_.nodes[i].kernel_trace) {
+      const char *kernels = trace();
+      im_.observer->Kernel(i, kernels != nullptr ? kernels : "");
+    }
     im_.observer->Finished(i, ins, outs);
   }
 

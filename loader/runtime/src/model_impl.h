@@ -39,6 +39,9 @@ struct NodeRuntime {
   bool launches_no_kernels = false;
   /// Its deliverable lists the node's type in OpenAtcDeliverablePureOps (shape_value_cache.h).
   bool declared_pure = false;
+  /// Its deliverable's OpenAtcDeliverableKernelTrace (null: absent), called around the node's
+  /// Execute when a NodeObserver watches.
+  const char *(*kernel_trace)() = nullptr;
   std::unique_ptr<AnnotatedNode> annotated;    ///< launched from declarations, no Execute
   /// WeightPackingOp::PrepareNode's state (openatc/weight_packing.h), handed to every Execute.
   std::shared_ptr<void> state;

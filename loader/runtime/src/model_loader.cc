@@ -159,6 +159,7 @@ void BindNode(LoadedModel::Impl &im, size_t i, const std::map<std::string, std::
     if (d.path != nr.origin) continue;
     nr.launches_no_kernels = d.launches_no_kernels;
     nr.declared_pure = std::find(d.pure_ops.begin(), d.pure_ops.end(), node.type) != d.pure_ops.end();
+    nr.kernel_trace = d.kernel_trace;
   }
   nr.execute = dynamic_cast<ge::EagerExecuteOp *>(nr.op.get());
   nr.infer = dynamic_cast<ge::ShapeInferOp *>(nr.op.get());

@@ -189,6 +189,10 @@ bool LaunchesNoKernels(void *handle) {
   return fn != nullptr && fn() != 0;
 }
 
+const char *(*KernelTrace(void *handle))() {
+  return reinterpret_cast<const char *(*)()>(OwnSymbol(handle, "OpenAtcDeliverableKernelTrace"));
+}
+
 std::vector<std::string> PureOps(void *handle) {
   auto fn = reinterpret_cast<const char *(*)()>(OwnSymbol(handle, "OpenAtcDeliverablePureOps"));
   const char *list = fn ? fn() : nullptr;
@@ -383,6 +387,7 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
   d.sdk_version = VersionOf(handle);
   d.launches_no_kernels = LaunchesNoKernels(handle);
   d.pure_ops = PureOps(handle);
+  d.kernel_trace = KernelTrace(handle);
   if (!d.sdk_version.empty() && !SdkVersionCompatible(d.sdk_version)) {
     throw Error(ErrorCategory::kNotOm, "OA1204",
                 "the embedded deliverable was built against OpenATC SDK " + d.sdk_version +

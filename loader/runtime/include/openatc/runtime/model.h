@@ -65,6 +65,9 @@ class NodeObserver {
   /// It ran and its stream is drained: its inputs (in input order, unconnected optional inputs
   /// left out) and outputs (by output index).
   virtual void Finished(size_t index, const std::vector<TensorView> &inputs, const std::vector<TensorView> &outputs) = 0;
+  /// Before Finished, when the node's deliverable reports the kernel implementations it ran
+  /// (OpenAtcDeliverableKernelTrace, include/graph/custom_op_pull_registry.h); "" when it ran none.
+  virtual void Kernel(size_t /*index*/, const std::string & /*implementations*/) {}
 };
 
 class LoadedModel {

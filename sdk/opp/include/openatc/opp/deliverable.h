@@ -37,6 +37,8 @@ struct Deliverable {
   bool launches_no_kernels = false;
   /// The op types OpenAtcDeliverablePureOps() lists (empty when absent).
   std::vector<std::string> pure_ops;
+  /// OpenAtcDeliverableKernelTrace (null when absent).
+  const char *(*kernel_trace)() = nullptr;
   /// The file's bytes as they were when it was loaded: what atc embeds in every OM that uses the
   /// deliverable (read once per load, so a process compiling many graphs reads it once, and a file
   /// replaced after loading cannot put other code into the OM than the code that compiled it).
