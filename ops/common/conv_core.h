@@ -62,21 +62,24 @@ Dims DenseStrides(const Dims &d);
 /// `d` permuted: result[i] = d[perm[i]] (used to turn physical dims/strides into logical ones).
 Dims Permute(const Dims &d, const std::vector<size_t> &perm);
 
+/// Whether a blocked Conv that atc allowed Winograd (ConvLayout::winograd; a 3x3, stride 1,
+/// dilation 1, ungrouped 2-D problem) asks oneDNN for its Winograd algorithm when run on `threads`
+/// threads. oneDNN 2.6 has it for AVX-512 only (F(4x4, 3x3) for wide outputs, F(2x2, 3x3) for
+/// narrow ones); elsewhere the direct algorithm is used. Winograd does 2.25x fewer multiply-adds
+/// but splits its work by output tiles and keeps 1.8-4x the weights. Measured (2-core AVX-512 AMD
+/// EPYC, one oneDNN primitive timed alone, direct vs Winograd): with at least 12 4x4 tiles per
+/// thread (14x14 at 1 thread, 28x28 at 2) it took 0.4-0.8x the direct time. With fewer tiles it
+/// still took 0.5-0.7x where the direct algorithm needs 12M multiply-adds per thread (1 thread:
+/// 512x512 at 7x7 0.61x, 256x256 at 7x7 0.63x; 2 threads: 256x256 at 14x14 0.55x, 512x512 at
+/// 7x7 0.66x), except at 2 threads with fewer than 256 input channels or a count not a multiple
+/// of 64 (128x192 at 14x14 0.95x, 192x256 at 14x14 1.2x, 224x224 at 7x7 1.6x; in inception_v2
+/// the 128-channel ones made the run slower), and 1.0-2x below it (160x224 at 7x7: 1.8x).
+bool UseWinograd(const ConvProblem &p, int threads);
+
 /// Fills `e` with a blocked-layout primitive for `p` and the reorders at its plain or chain-layout
 /// sides (conv_layout.h); the plain primitive when oneDNN offers only its reference
 /// implementation for the blocked one. Throws dnnl::error.
 /// `serial`: create it in a dnnl_util::SerialScope (and run it in one: kSerialConvMacs).
-/// Whether a blocked Conv that atc allowed Winograd (ConvLayout::winograd; a 3x3, stride 1,
-/// dilation 1, ungrouped 2-D problem) asks oneDNN for its Winograd F(4x4, 3x3) algorithm when run on
-/// `threads` threads. oneDNN 2.6 has it for AVX-512 only; elsewhere the direct algorithm is used.
-/// Winograd does 2.25x fewer multiply-adds but splits its work by 4x4 output tiles and keeps 4x the
-/// weights (6x6 transformed taps for 3x3). Measured per node (omrun --profile, 2-core AVX-512 AMD
-/// EPYC, light_resnet50 / inception_v2 / densenet121) it took 0.5-0.8x the direct time with at
-/// least 12 tiles per thread (14x14 at 1 thread, 28x28 at 2) and 0.6-2.3x with fewer; the few
-/// wide-channel cases it won there (512x512 at 7x7: 0.62x) are left direct, whose 4x weights would
-/// put light_resnet50's peak RSS above ONNX Runtime's (361 vs 338 MiB).
-bool UseWinograd(const ConvProblem &p, int threads);
-
 void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e);
 
 /// Runs a MakeBlockedConv entry on plain-or-chain float32 buffers (`pb`, `pa` may be null).

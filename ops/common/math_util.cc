@@ -17,7 +17,9 @@ bool HasIntZero(const gert::Tensor &t) {
   return false;
 }
 
-bool AnyNonFinite(const float *p, int64_t n) {
+// Clones for AVX-512 and AVX2, one chosen by the CPU when the library loads (function
+// multiversioning): the baseline SSE2 loop was 4.5 % of an Inception-v2 run at 1 thread.
+__attribute__((target_clones("avx512f", "avx2", "default"))) bool AnyNonFinite(const float *p, int64_t n) {
   if (p == nullptr) return false;
   // NaN and +-inf are the floats whose exponent bits are all ones. Blocks without an early exit
   // inside vectorise (the scan runs over every fused Conv's input each run: 15 % of a ResNet-50
