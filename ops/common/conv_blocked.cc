@@ -56,21 +56,16 @@ dnnl::convolution_forward::primitive_desc ConvPd(const ConvProblem &p, dnnl::alg
   return dnnl::convolution_forward::primitive_desc(d, attr, dnnl_util::Engine());
 }
 
-// The Winograd output tiles a thread needs before Winograd pays, and the multiply-adds (of the
-// direct algorithm) per thread that pay with fewer tiles (conv_core.h).
+// The Winograd output tiles a thread needs before Winograd pays (conv_core.h).
 constexpr int64_t kWinogradTilesPerThread = 12;
-constexpr int64_t kWinogradMacsPerThread = int64_t{12} << 20;
 }  // namespace
 
 bool UseWinograd(const ConvProblem &p, int threads) {
   const bool eligible = p.layout.winograd && p.group == 1 && p.w.size() == 4 && p.w[2] == 3 && p.w[3] == 3 &&
                         p.win.strides == Dims{1, 1} && p.win.dilations == Dims{1, 1} && p.y.size() == 4;
   if (!eligible) return false;
-  const int64_t t = std::max(threads, 1);
   const int64_t tiles = p.y[0] * ((p.y[2] + 3) / 4) * ((p.y[3] + 3) / 4);
-  if (tiles >= kWinogradTilesPerThread * t) return true;
-  const int64_t macs = NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1);
-  return macs >= kWinogradMacsPerThread * t && (t == 1 || (p.w[1] >= 256 && p.w[1] % 64 == 0));
+  return tiles >= kWinogradTilesPerThread * std::max(threads, 1);
 }
 
 void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e) {

@@ -66,14 +66,16 @@ Dims Permute(const Dims &d, const std::vector<size_t> &perm);
 /// dilation 1, ungrouped 2-D problem) asks oneDNN for its Winograd algorithm when run on `threads`
 /// threads. oneDNN 2.6 has it for AVX-512 only (F(4x4, 3x3) for wide outputs, F(2x2, 3x3) for
 /// narrow ones); elsewhere the direct algorithm is used. Winograd does 2.25x fewer multiply-adds
-/// but splits its work by output tiles and keeps 1.8-4x the weights. Measured (2-core AVX-512 AMD
-/// EPYC, one oneDNN primitive timed alone, direct vs Winograd): with at least 12 4x4 tiles per
-/// thread (14x14 at 1 thread, 28x28 at 2) it took 0.4-0.8x the direct time. With fewer tiles it
-/// still took 0.5-0.7x where the direct algorithm needs 12M multiply-adds per thread (1 thread:
-/// 512x512 at 7x7 0.61x, 256x256 at 7x7 0.63x; 2 threads: 256x256 at 14x14 0.55x, 512x512 at
-/// 7x7 0.66x), except at 2 threads with fewer than 256 input channels or a count not a multiple
-/// of 64 (128x192 at 14x14 0.95x, 192x256 at 14x14 1.2x, 224x224 at 7x7 1.6x; in inception_v2
-/// the 128-channel ones made the run slower), and 1.0-2x below it (160x224 at 7x7: 1.8x).
+/// but splits its work by output tiles and keeps more weights. Measured (2-core AVX-512 AMD EPYC,
+/// one oneDNN primitive timed alone, direct vs Winograd): with at least 12 4x4 tiles per thread
+/// (14x14 at 1 thread, 28x28 at 2) it took 0.4-0.8x the direct time. With fewer tiles it still
+/// took 0.5-0.7x for wide channels (1 thread: 512x512 at 7x7 0.61x, 256x256 at 7x7 0.63x; 2
+/// threads: 256x256 at 14x14 0.55x, 512x512 at 7x7 0.66x) and 1.0-2x otherwise (2 threads:
+/// 192x256 at 14x14 1.2x, 224x224 at 7x7 1.6x, 160x224 at 7x7 1.8x). Those wide cases are left
+/// direct: taking them (12M direct multiply-adds per thread, 256+ input channels at 2 threads) made
+/// light_resnet50 2 ms faster at 2 threads but raised its peak RSS from 302 / 255 MiB to 370 / 371
+/// MiB at 1 / 2 threads, above ONNX Runtime's 345, and inception_v2's at 1 thread from 180 to 219
+/// (ORT 195).
 bool UseWinograd(const ConvProblem &p, int threads);
 
 /// Fills `e` with a blocked-layout primitive for `p` and the reorders at its plain or chain-layout
