@@ -63,9 +63,13 @@ void NoteKernel(const dnnl::primitive &p) {
   std::snprintf(t_trace + used, kTraceBytes - used, "%s%s", used == 0 ? "" : ", ", entry);
 }
 
-void Execute(const dnnl::primitive &p, dnnl::stream &s, const std::unordered_map<int, dnnl::memory> &args) {
-  p.execute(s, args);
-  s.wait();
+// Executes `p` on the calling thread's stream (one made for this call when the thread's is gone).
+void Execute(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args) {
+  dnnl::stream *s = ThreadStream();
+  dnnl::stream late = s ? dnnl::stream() : dnnl::stream(Engine());
+  dnnl::stream &use = s ? *s : late;
+  p.execute(use, args);
+  use.wait();
   if (g_trace_on.load(std::memory_order_relaxed)) NoteKernel(p);
 }
 }  // namespace
@@ -95,12 +99,7 @@ int ApplyThreadCount() {
 
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args) {
   ApplyThreadCount();
-  if (dnnl::stream *s = ThreadStream()) {
-    Execute(p, *s, args);
-    return;
-  }
-  dnnl::stream late(Engine());
-  Execute(p, late, args);
+  Execute(p, args);
 }
 
 bool SerialMemoryBound(size_t bytes) { return ApplyThreadCount() > 1 && bytes <= kSerialMemoryBoundBytes; }
@@ -117,9 +116,7 @@ SerialScope::~SerialScope() {
 
 void RunSerial(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args) {
   SerialScope serial;
-  dnnl::stream *s = ThreadStream();
-  dnnl::stream late = s ? dnnl::stream() : dnnl::stream(Engine());
-  Execute(p, s ? *s : late, args);
+  Execute(p, args);
 }
 
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool serial) {

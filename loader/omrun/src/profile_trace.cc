@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -67,8 +68,7 @@ void ProfileTrace::Finished(size_t index, const std::vector<runtime::TensorView>
   e.dur_us = std::chrono::duration<double, std::micro>(Clock::now() - node_start_).count();
   e.inputs = Describe(inputs);
   e.outputs = Describe(outputs);
-  e.kernel = std::move(node_kernel_);
-  node_kernel_.clear();
+  e.kernel = std::exchange(node_kernel_, std::string());
   events_.push_back(std::move(e));
 }
 
