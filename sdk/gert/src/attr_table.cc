@@ -59,6 +59,10 @@ void AttrTable::Append(const ir::AttrValue &value) {
   Slot slot;
   switch (value.kind) {
     case ir::AttrKind::kNone: break;
+    // A subgraph is no kernel attribute: control-flow ops reach theirs through the executor, so
+    // its slot stays empty, like kNone's.
+    case ir::AttrKind::kGraph:
+    case ir::AttrKind::kListGraph: break;
     case ir::AttrKind::kInt: slot.block = Scalar<int64_t>(value.i); break;
     case ir::AttrKind::kFloat: slot.block = Scalar<float>(value.f); break;
     case ir::AttrKind::kBool: slot.block = Scalar<bool>(value.b); break;
