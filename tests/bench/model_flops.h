@@ -22,6 +22,7 @@ FlopCount CountProfileFlops(const std::string &trace_json);
 /// This CPU's peak fp32 rate for `threads` threads, from /proc/cpuinfo text: the widest FMA
 /// (avx512f: 16 lanes, fma/avx2: 8, else 4 lanes of SSE mul+add) x 2 x the highest "cpu MHz".
 /// A core with two FMA units peaks twice as high; the formula counts one, as the issue states it.
+/// ort_bench prints it beside the measured peak (fma_peak.h), which it sets the models against.
 struct CpuPeak {
   int lanes = 0;
   double ghz = 0;

@@ -4,7 +4,7 @@
 // excluded) and the median ratio omrun/ORT, the load time (OM load vs InferenceSession.create) and
 // the peak resident memory of each process; per model, the floating-point work of its Conv,
 // ConvTranspose, MatMul and Gemm nodes (from one `omrun --profile` run, model_flops.h) and the
-// GFLOP/s both achieve next to this CPU's peak (threads x FMA lanes x 2 x clock).
+// GFLOP/s both achieve next to this CPU's peak at that thread count, measured (fma_peak.h).
 // Models without test data (onnx-light's) are fed zeros of their declared input shapes, written
 // by ort_peer.js and fed to omrun too (random inputs when ORT is unavailable).
 //
@@ -32,12 +32,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "bench_util.h"
+#include "fma_peak.h"
 #include "model_flops.h"
 #include "run_command.h"
 
@@ -249,10 +251,16 @@ int main(int argc, char **argv) {
               "%d warm-up run(s) excluded, median of %d runs; process start excluded on both sides;\n"
               "peak RSS = each child process's ru_maxrss (ORT's includes Node.js itself, shown as 'node base').\n\n",
               BuildDir("bin/omrun").c_str(), f.warmup, f.runs);
-  const CpuPeak peak = ThisCpuPeak();
-  std::printf("CPU peak: %d fp32 FMA lanes x 2 x %.2f GHz = %.1f GFLOP/s per thread (one FMA unit per core "
-              "counted)\n\n",
-              peak.lanes, peak.ghz, peak.gflops_per_thread);
+  // The peak each thread count is set against: measured (fma_peak.h), before any spinner starts.
+  const CpuPeak formula = ThisCpuPeak();
+  std::map<int, double> peak;
+  std::printf("CPU peak, measured: a loop of fp32 FMAs only (%s) reaches", RunFmaLoop(0).isa.c_str());
+  for (int t : f.threads) {
+    peak[t] = MeasureFmaPeak(t, 0.3);
+    std::printf(" %.1f GFLOP/s on %d thread(s);", peak[t], t);
+  }
+  std::printf("\n  (the formula %d lanes x 2 x %.2f GHz = %.1f per thread counts one FMA unit at the listed clock)\n\n",
+              formula.lanes, formula.ghz, formula.gflops_per_thread);
   std::printf("%-29s %3s | %9s %9s | %9s %9s | %7s | %8s %8s %6s | %7s %7s %6s\n", "model", "thr", "omrun ms", "",
               "ORT ms", "", "ratio", "load om", "load ORT", "ratio", "RSS om", "RSS ORT", "ratio");
   std::printf("%-29s %3s | %9s %9s | %9s %9s | %7s | %8s %8s %6s | %7s %7s %6s\n", "", "", "median", "p90", "median",
@@ -311,7 +319,7 @@ int main(int argc, char **argv) {
                     o.median_ms, o.p90_ms, "-", "-", "-", o.load_ms, "-", "-", o.rss_kb / 1024.0, "-", "-");
       }
       if (flops.error.empty() && flops.flops > 0) {
-        const double gf = flops.flops / 1e9, top = peak.gflops_per_thread * t;
+        const double gf = flops.flops / 1e9, top = peak[t];
         char line[256], ort[32] = "-";
         if (r.error.empty()) std::snprintf(ort, sizeof(ort), "%.1f", gf / (r.median_ms / 1e3));
         std::snprintf(line, sizeof(line), " %d thr: omrun %.1f GFLOP/s (%.0f%% of %.1f peak), ORT %s GFLOP/s;", t,
