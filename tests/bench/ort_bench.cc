@@ -259,7 +259,9 @@ int main(int argc, char **argv) {
     peak[t] = MeasureFmaPeak(t, 0.3);
     std::printf(" %.1f GFLOP/s on %d thread(s);", peak[t], t);
   }
-  std::printf("\n  (the formula %d lanes x 2 x %.2f GHz = %.1f per thread counts one FMA unit at the listed clock)\n\n",
+  std::printf("\n  (the formula %d lanes x 2 x %.2f GHz = %.1f per thread counts one FMA unit at the listed clock)\n"
+              "  A model's GFLOP/s counts the direct algorithm's operations; a Winograd convolution does fewer,\n"
+              "  so a model that runs it can show more than 100 %% of the peak.\n\n",
               formula.lanes, formula.ghz, formula.gflops_per_thread);
   std::printf("%-29s %3s | %9s %9s | %9s %9s | %7s | %8s %8s %6s | %7s %7s %6s\n", "model", "thr", "omrun ms", "",
               "ORT ms", "", "ratio", "load om", "load ORT", "ratio", "RSS om", "RSS ORT", "ratio");
