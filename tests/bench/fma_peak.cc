@@ -4,6 +4,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <thread>
@@ -40,21 +41,29 @@ OPENATC_FMA_LOOP(LoopAvx2, __attribute__((target("avx2,fma"))), __m256, 8, _mm25
                  _mm256_storeu_ps)
 OPENATC_FMA_LOOP(LoopSse, , __m128, 4, _mm_set1_ps, OPENATC_SSE_MUL_ADD, _mm_storeu_ps)
 
+// The widest loop this CPU runs, chosen once.
+struct Isa {
+  const char *name;
+  int lanes;
+  void (*loop)(int64_t, float *);
+};
+const Isa &ThisCpu() {
+  static const Isa isa = __builtin_cpu_supports("avx512f") ? Isa{"avx512f", 16, LoopAvx512}
+                         : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")
+                             ? Isa{"avx2+fma", 8, LoopAvx2}
+                             : Isa{"sse", 4, LoopSse};
+  return isa;
+}
+
 }  // namespace
 
 FmaLoop RunFmaLoop(int64_t iterations) {
+  const Isa &isa = ThisCpu();
+  std::array<float, kFmaChains * 16> lanes{};
+  isa.loop(iterations, lanes.data());
   FmaLoop r;
-  std::vector<float> lanes(static_cast<size_t>(kFmaChains) * 16);
-  if (__builtin_cpu_supports("avx512f")) {
-    r.isa = "avx512f", r.lanes = 16;
-    LoopAvx512(iterations, lanes.data());
-  } else if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
-    r.isa = "avx2+fma", r.lanes = 8;
-    LoopAvx2(iterations, lanes.data());
-  } else {
-    r.isa = "sse", r.lanes = 4;
-    LoopSse(iterations, lanes.data());
-  }
+  r.isa = isa.name;
+  r.lanes = isa.lanes;
   const auto used = lanes.begin() + kFmaChains * r.lanes;
   r.lane_min = *std::min_element(lanes.begin(), used);
   r.lane_max = *std::max_element(lanes.begin(), used);
@@ -74,7 +83,9 @@ double MeasureFmaPeak(int threads, double seconds) {
       ready.fetch_add(1);
       while (!go.load()) std::this_thread::yield();
       const auto end = Clock::now() + std::chrono::duration<double>(seconds);
-      while (Clock::now() < end) flops[static_cast<size_t>(t)] += RunFmaLoop(kPass).flops;
+      double mine = 0;
+      while (Clock::now() < end) mine += RunFmaLoop(kPass).flops;
+      flops[static_cast<size_t>(t)] = mine;
     });
   }
   while (ready.load() < threads) std::this_thread::yield();
