@@ -61,7 +61,9 @@ std::string CheckConvLayout(const ConvProblem &p, bool blockable) {
 int ConvThreads(const ConvProblem &p, bool blockable, bool *serial) {
   int threads = dnnl_util::ApplyThreadCount();
   const int64_t macs = NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1);
-  *serial = blockable && threads > 1 && macs < kSerialConvMacs;
+  const int64_t bytes = int64_t{sizeof(float)} * (NumElements(p.x) + NumElements(p.w) + NumElements(p.y));
+  const bool dense = macs >= kDenseConvMacs && macs >= kDenseConvMacsPerByte * bytes;
+  *serial = blockable && threads > 1 && macs < kSerialConvMacs && !dense;
   return *serial ? 1 : threads;  // a serial primitive is made for one thread
 }
 

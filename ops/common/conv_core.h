@@ -94,7 +94,8 @@ bool ConvBlockable(const ConvProblem &p, bool all_f32);
 /// "" or why the chain-layout attributes of `p` cannot be honoured.
 std::string CheckConvLayout(const ConvProblem &p, bool blockable);
 
-/// The thread count a primitive for `p` is made for (1 when `*serial`: kSerialConvMacs).
+/// The thread count a primitive for `p` is made for (1 when `*serial`: kSerialConvMacs,
+/// kDenseConvMacs).
 int ConvThreads(const ConvProblem &p, bool blockable, bool *serial);
 
 /// A new primitive entry for `p` (blocked or plain). Throws dnnl::error.

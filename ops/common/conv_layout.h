@@ -49,6 +49,17 @@ struct ConvLayout {
 /// thread 3.5), ppocr-v4-det 47.6 / 38.6 / 50.9, ppocr-mobile-v2-cls 1.11 / 1.09 / 1.12.
 inline constexpr int64_t kSerialConvMacs = 16 << 20;
 
+/// ... except a dense one: at least kDenseConvMacs multiply-adds and kDenseConvMacsPerByte of them
+/// per byte of input, weights and output (1x1 convolutions of 192..1024 channels on 7x7..28x28
+/// maps: 9..17). Its second thread computes more than it moves, while a thin convolution of the
+/// same size (16..32 channels on a 120x160 map: 2.7..3.9) moves its halves between the cores'
+/// caches and ran slower at 2 threads than at 1. Measured on the quiet 2-core machine at 2
+/// threads (best of 3 omrun medians, ms, without / with the dense rule): inception_v2 16.3 / 14.9,
+/// ultraface-rfb-320 3.24 / 3.29, ppocr-v4-det 22.8 / 22.5; lowering kSerialConvMacs itself to 4M
+/// instead cost ultraface 50 % (3.37 -> 4.87).
+inline constexpr int64_t kDenseConvMacs = 8 << 20;
+inline constexpr int64_t kDenseConvMacsPerByte = 8;
+
 /// The chain block of a node whose openatc_chain_block attribute is `widest` (absent: 8), on
 /// this CPU (openatc/chain_block.h).
 int64_t ChainBlock(int64_t widest);
