@@ -58,6 +58,8 @@ dnnl::convolution_forward::primitive_desc ConvPd(const ConvProblem &p, dnnl::alg
 
 // The Winograd output tiles a thread needs before Winograd pays (conv_core.h).
 constexpr int64_t kWinogradTilesPerThread = 12;
+// The input and output channels from which one thread's tiles are enough (conv_core.h).
+constexpr int64_t kWideWinogradChannels = 256;
 }  // namespace
 
 bool UseWinograd(const ConvProblem &p, int threads) {
@@ -65,7 +67,8 @@ bool UseWinograd(const ConvProblem &p, int threads) {
                         p.win.strides == Dims{1, 1} && p.win.dilations == Dims{1, 1} && p.y.size() == 4;
   if (!eligible) return false;
   const int64_t tiles = p.y[0] * ((p.y[2] + 3) / 4) * ((p.y[3] + 3) / 4);
-  return tiles >= kWinogradTilesPerThread * std::max(threads, 1);
+  if (tiles >= kWinogradTilesPerThread * std::max(threads, 1)) return true;
+  return tiles >= kWinogradTilesPerThread && p.x[1] >= kWideWinogradChannels && p.w[0] >= kWideWinogradChannels;
 }
 
 void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e) {

@@ -71,11 +71,13 @@ Dims Permute(const Dims &d, const std::vector<size_t> &perm);
 /// (14x14 at 1 thread, 28x28 at 2) it took 0.4-0.8x the direct time. With fewer tiles it still
 /// took 0.5-0.7x for wide channels (1 thread: 512x512 at 7x7 0.61x, 256x256 at 7x7 0.63x; 2
 /// threads: 256x256 at 14x14 0.55x, 512x512 at 7x7 0.66x) and 1.0-2x otherwise (2 threads:
-/// 192x256 at 14x14 1.2x, 224x224 at 7x7 1.6x, 160x224 at 7x7 1.8x). Those wide cases are left
-/// direct: taking them (12M direct multiply-adds per thread, 256+ input channels at 2 threads) made
-/// light_resnet50 2 ms faster at 2 threads but raised its peak RSS from 302 / 255 MiB to 370 / 371
-/// MiB at 1 / 2 threads, above ONNX Runtime's 345, and inception_v2's at 1 thread from 180 to 219
-/// (ORT 195).
+/// 192x256 at 14x14 1.2x, 224x224 at 7x7 1.6x, 160x224 at 7x7 1.8x). So a problem of 256 or more
+/// input and output channels takes Winograd on any thread count once one thread's 12 tiles are
+/// there (light_resnet50's six 256x256 convolutions at 14x14, 2 threads: 0.66 -> 0.50 ms each,
+/// peak RSS 254 -> 303 MiB, what 1 thread already uses; ONNX Runtime 345). The narrower and the
+/// 7x7 ones are left direct: taking every 12M-multiply-add problem of 256+ input channels made
+/// light_resnet50 2 ms faster at 2 threads but raised its peak RSS to 370 / 371 MiB at 1 / 2
+/// threads, and inception_v2's at 1 thread from 180 to 219 (ORT 195).
 bool UseWinograd(const ConvProblem &p, int threads);
 
 /// Fills `e` with a blocked-layout primitive for `p` and the reorders at its plain or chain-layout
