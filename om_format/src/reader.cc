@@ -15,6 +15,7 @@
 #include <zstd.h>
 
 #include "decode_envelope.h"
+#include "deliverable_memo.h"
 #include "external_weights.h"
 #include "internal.h"
 
@@ -232,23 +233,36 @@ void FillSegments(const Segments *segs, const std::vector<const SegmentUse *> &u
       }
       continue;
     }
-    std::vector<uint8_t> raw;
+    const bool memo = s->kind() == fb::SegmentKind::Deliverable && s->raw_size() >= kDeliverableMemoMinBytes;
+    if (memo) {  // the same library as an OM written or read before in this process
+      std::optional<ir::Bytes> seen = MemoRaw(stored, s->stored_size());
+      if (seen && seen->size == s->raw_size()) {
+        *u.dest = std::move(*seen);
+        continue;
+      }
+    }
+    std::shared_ptr<uint8_t[]> raw;  // not zero-filled: the decoder writes every byte it reports
     try {
-      raw.resize(s->raw_size());
+      raw.reset(new uint8_t[s->raw_size()]);
     } catch (const std::bad_alloc &) {
       throw Error(ErrorCategory::kInternal, kErrMemory,
                   "out of memory: cannot allocate " + N(s->raw_size()) +
                       " bytes to decompress " + SegName(k, s),
                   "Free memory or rebuild the OM without compression");
     }
-    size_t r = ZSTD_decompress(raw.data(), raw.size(), stored, s->stored_size());
+    size_t r = ZSTD_decompress(raw.get(), s->raw_size(), stored, s->stored_size());
     if (ZSTD_isError(r))
       throw fail(kErrDecompress, std::string("zstd decompression failed: ") +
                                      ZSTD_getErrorName(r));
     if (r != s->raw_size())
       throw fail(kErrDecompress, "decompressed to " + N(r) + " bytes; the segment table says " +
                                      N(s->raw_size()));
-    *u.dest = ir::Bytes::FromVector(std::move(raw));
+    ir::Bytes out;
+    out.data = raw.get();
+    out.size = r;
+    out.owner = std::move(raw);
+    if (memo) MemoRememberRead(out, stored, s->stored_size());
+    *u.dest = std::move(out);
   }
 }
 

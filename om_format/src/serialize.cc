@@ -12,6 +12,7 @@
 
 #include <zstd.h>
 
+#include "deliverable_memo.h"
 #include "external_weights.h"
 #include "internal.h"
 #include "openatc/schemas/om_generated.h"
@@ -29,6 +30,7 @@ struct PendingSegment {
   fb::SegmentKind kind = fb::SegmentKind::Weight;
   bool try_compress = false;
   std::vector<uint8_t> compressed;  // used when codec is Zstd
+  ir::Bytes deliverable;            // a Deliverable's bytes, for deliverable_memo.h
   fb::Codec codec = fb::Codec::None;
   uint64_t offset = 0;              // relative to the segment area
   std::string external_file;        // 1.3: `weight/<file>` when the bytes go to a weight file
@@ -66,6 +68,7 @@ class EnvelopeWriter {
     s.raw_size = bytes.size;
     s.kind = kind;
     s.try_compress = compress && options_.compress_level > 0;
+    if (kind == fb::SegmentKind::Deliverable && bytes.owner) s.deliverable = bytes;
     if (external && weight_files_) {
       std::tie(s.external_file, s.external_offset) = weight_files_->Add(bytes.data, bytes.size);
       s.try_compress = false;  // the file holds the raw bytes (ATC's layout)
@@ -242,6 +245,13 @@ void EnvelopeWriter::CompressAll() {
   for (size_t k = 0; k < segments_.size(); ++k) {
     auto &s = segments_[k];
     if (!s.try_compress) continue;
+    if (!s.deliverable.empty()) {  // the same library as an OM written before in this process
+      if (auto seen = detail::MemoFrame(s.raw, s.raw_size, options_.compress_level)) {
+        s.compressed = **seen;
+        s.codec = fb::Codec::Zstd;
+        continue;
+      }
+    }
     // Not zero-filled: the bound is larger than the raw size, and only r bytes are kept.
     const size_t bound = ZSTD_compressBound(s.raw_size);
     std::unique_ptr<uint8_t[]> out(new uint8_t[bound]);
@@ -255,6 +265,9 @@ void EnvelopeWriter::CompressAll() {
         s.raw_size <= detail::kMaxRawSize) {
       s.compressed.assign(out.get(), out.get() + r);
       s.codec = fb::Codec::Zstd;
+      if (!s.deliverable.empty())
+        detail::MemoRememberWritten(s.deliverable, std::make_shared<const std::vector<uint8_t>>(s.compressed),
+                             options_.compress_level);
     }
   }
 }
