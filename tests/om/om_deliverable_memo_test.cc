@@ -30,13 +30,12 @@ bool SameBytes(const ir::Bytes &a, const ir::Bytes &b) {
   return a.size == b.size && std::memcmp(a.data, b.data, a.size) == 0;
 }
 
-const om::SegmentInfo &DeliverableSegment(const std::vector<uint8_t> &img) {
-  static om::ContainerInfo info;
-  info = om::InspectBytes(img.data(), img.size());
+om::SegmentInfo DeliverableSegment(const std::vector<uint8_t> &img) {
+  const om::ContainerInfo info = om::InspectBytes(img.data(), img.size());
   for (const auto &s : info.segments)
     if (s.kind == om::SegmentKind::kDeliverable) return s;
   FAIL("no deliverable segment");
-  return info.segments.front();
+  return {};
 }
 
 }  // namespace
