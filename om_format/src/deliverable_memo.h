@@ -16,6 +16,8 @@
 #include <optional>
 #include <vector>
 
+#include <xxhash.h>
+
 #include "openatc/ir/graph.h"
 
 namespace openatc::om::detail {
@@ -28,16 +30,24 @@ inline constexpr size_t kDeliverableMemoEntries = 4;
 /// The zstd frame this process wrote for `raw` at `level` (MemoRememberWritten), or nullopt.
 std::optional<std::shared_ptr<const std::vector<uint8_t>>> MemoFrame(const uint8_t *raw, size_t raw_size, int level);
 
-/// The raw bytes of the zstd frame `frame` as this process wrote or decoded it before, or nullopt.
-std::optional<ir::Bytes> MemoRaw(const uint8_t *frame, size_t frame_size);
+/// What the reader finds a frame by: its size and XXH3-128, computed once per segment.
+struct FrameKey {
+  XXH128_hash_t hash{};
+  size_t size = 0;
+};
+FrameKey KeyOfFrame(const uint8_t *frame, size_t frame_size);
+
+/// The raw bytes of the zstd frame with key `key` as this process wrote or decoded it before, or
+/// nullopt.
+std::optional<ir::Bytes> MemoRaw(const FrameKey &key);
 
 /// Remembers that `frame`, written at `level`, is the zstd frame of `raw` (shared, not copied).
 /// Below kDeliverableMemoMinBytes it does nothing.
 void MemoRememberWritten(const ir::Bytes &raw, std::shared_ptr<const std::vector<uint8_t>> frame, int level);
 
-/// Remembers that the frame `frame` (not kept) decodes to `raw` (shared, not copied). Below
-/// kDeliverableMemoMinBytes it does nothing.
-void MemoRememberRead(const ir::Bytes &raw, const uint8_t *frame, size_t frame_size);
+/// Remembers that the frame with key `key` (the frame itself is not kept) decodes to `raw`
+/// (shared, not copied). Below kDeliverableMemoMinBytes it does nothing.
+void MemoRememberRead(const ir::Bytes &raw, const FrameKey &key);
 
 }  // namespace openatc::om::detail
 

@@ -234,8 +234,10 @@ void FillSegments(const Segments *segs, const std::vector<const SegmentUse *> &u
       continue;
     }
     const bool memo = s->kind() == fb::SegmentKind::Deliverable && s->raw_size() >= kDeliverableMemoMinBytes;
+    FrameKey key;
     if (memo) {  // the same library as an OM written or read before in this process
-      std::optional<ir::Bytes> seen = MemoRaw(stored, s->stored_size());
+      key = KeyOfFrame(stored, s->stored_size());
+      std::optional<ir::Bytes> seen = MemoRaw(key);
       if (seen && seen->size == s->raw_size()) {
         *u.dest = std::move(*seen);
         continue;
@@ -261,7 +263,7 @@ void FillSegments(const Segments *segs, const std::vector<const SegmentUse *> &u
     out.data = raw.get();
     out.size = r;
     out.owner = std::move(raw);
-    if (memo) MemoRememberRead(out, stored, s->stored_size());
+    if (memo) MemoRememberRead(out, key);
     *u.dest = std::move(out);
   }
 }

@@ -29,15 +29,15 @@ struct PendingSegment {
   uint64_t raw_size = 0;
   fb::SegmentKind kind = fb::SegmentKind::Weight;
   bool try_compress = false;
-  std::vector<uint8_t> compressed;  // used when codec is Zstd
+  std::shared_ptr<const std::vector<uint8_t>> compressed;  // used when codec is Zstd
   ir::Bytes deliverable;            // a Deliverable's bytes, for deliverable_memo.h
   fb::Codec codec = fb::Codec::None;
   uint64_t offset = 0;              // relative to the segment area
   std::string external_file;        // 1.3: `weight/<file>` when the bytes go to a weight file
   uint64_t external_offset = 0;
-  const uint8_t *stored() const { return codec == fb::Codec::Zstd ? compressed.data() : raw; }
+  const uint8_t *stored() const { return codec == fb::Codec::Zstd ? compressed->data() : raw; }
   uint64_t stored_size() const {
-    return codec == fb::Codec::Zstd ? compressed.size() : raw_size;
+    return codec == fb::Codec::Zstd ? compressed->size() : raw_size;
   }
 };
 
@@ -247,7 +247,7 @@ void EnvelopeWriter::CompressAll() {
     if (!s.try_compress) continue;
     if (!s.deliverable.empty()) {  // the same library as an OM written before in this process
       if (auto seen = detail::MemoFrame(s.raw, s.raw_size, options_.compress_level)) {
-        s.compressed = **seen;
+        s.compressed = std::move(*seen);
         s.codec = fb::Codec::Zstd;
         continue;
       }
@@ -263,11 +263,9 @@ void EnvelopeWriter::CompressAll() {
     // Keep it only when it is smaller and within the ratio a reader accepts.
     if (r < s.raw_size && (s.raw_size + detail::kMaxExpansion - 1) / detail::kMaxExpansion <= r &&
         s.raw_size <= detail::kMaxRawSize) {
-      s.compressed.assign(out.get(), out.get() + r);
+      s.compressed = std::make_shared<const std::vector<uint8_t>>(out.get(), out.get() + r);
       s.codec = fb::Codec::Zstd;
-      if (!s.deliverable.empty())
-        detail::MemoRememberWritten(s.deliverable, std::make_shared<const std::vector<uint8_t>>(s.compressed),
-                             options_.compress_level);
+      if (!s.deliverable.empty()) detail::MemoRememberWritten(s.deliverable, s.compressed, options_.compress_level);
     }
   }
 }
