@@ -526,3 +526,57 @@ TEST_CASE("layout planning: AveragePools in the chain layout (padding excluded a
     CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
   }
 }
+
+TEST_CASE("layout planning: a pool whose window covers the map reads the same in both layouts",
+          "[compiler][passes][layout]") {
+  // x[1,3,8,8] -> c1 (16 ch) -> ap AveragePool 8x8 -> [1,16,1,1] -> f Flatten -> out 0
+  //                          -> mp MaxPool 8x8 -> [1,16,1,1] -> out 1
+  // (the global pool of exported ResNets and Inceptions). The pools' outputs have the same bytes
+  // in both layouts, so a plain reader (Flatten) and a graph output may take them: c1 stores
+  // blocked, and no reorder is left.
+  const Layer l1 = MakeLayer(3, 16, 3, 71);
+  Builder b;
+  const int32_t xi = b.Data("x", {1, 3, kH, kW});
+  const int32_t c1 = AddConv(b, "c1", l1, xi);
+  const int32_t ap = b.Op("ap", "AveragePool", {c1}, {{"kernel_shape", Ints({kH, kW})}});
+  const int32_t mp = b.Op("mp", "MaxPool", {c1}, {{"kernel_shape", Ints({kH, kW})}});
+  b.Output({b.Op("f", "Flatten", {ap}), mp});
+  const om::Model blocked = Compile(b.g), plain = Compile(b.g, TempFile("layout_wp_off.txt", "LayoutPlanningPass:off\n"));
+  CHECK(ConvSides(blocked.graph, "c1") == std::vector<int64_t>{0, 1, 0});
+  for (const char *n : {"ap", "mp"}) {
+    INFO(n);
+    CHECK(Chained(blocked.graph, n) == "blocked");
+    CHECK(IntOf(blocked.graph.nodes[size_t(blocked.graph.FindNode(n))], "openatc_chain_layout") == 1);
+  }
+  CHECK(Chained(blocked.graph, "f") == "<none>");
+  // Values: the mean and the max of c1's 64 outputs per channel. c1 is within (K + 8) u M of its
+  // exact value (K = 27), the mean adds at most 64 u M, the max nothing.
+  const std::vector<float> xv = Pattern(size_t(3 * kH * kW), 72);
+  std::vector<double> x(xv.begin(), xv.end()), xm = x;
+  for (auto &v : xm) v = std::fabs(v);
+  const std::vector<double> y = RefConv(l1, x, false), ym = RefConv(l1, xm, true);
+  const std::vector<HostTensor> in = {Host({1, 3, kH, kW}, xv)};
+  const auto gb = RunModel(blocked, in), gp = RunModel(plain, in);
+  REQUIRE(gb.size() == 2);
+  REQUIRE(gp.size() == 2);
+  CHECK(gb[0].shape == std::vector<int64_t>{1, 16});
+  CHECK(gb[1].shape == std::vector<int64_t>{1, 16, 1, 1});
+  const double k = (27 + 8 + 64) / 16777216.0;
+  for (const auto *got : {&gb, &gp}) {
+    const std::vector<float> mean = Values((*got)[0]), max = Values((*got)[1]);
+    REQUIRE(mean.size() == 16);
+    REQUIRE(max.size() == 16);
+    for (size_t c = 0; c < 16; ++c) {
+      double sum = 0, msum = 0, top = -1e300, mtop = 0;
+      for (size_t i = 0; i < size_t(kH * kW); ++i) {
+        sum += y[c * kH * kW + i];
+        msum += ym[c * kH * kW + i];
+        top = std::max(top, y[c * kH * kW + i]);
+        mtop = std::max(mtop, ym[c * kH * kW + i]);
+      }
+      INFO("channel " << c);
+      CHECK(std::fabs(mean[c] - sum / double(kH * kW)) <= k * msum / double(kH * kW));
+      CHECK(std::fabs(max[c] - top) <= k * mtop);
+    }
+  }
+}

@@ -13,8 +13,10 @@
 //   openatc_chain_layout = 1) or a float32 MaxPool (no Indices) / AveragePool / GlobalAveragePool /
 //   GlobalMaxPool, whose data input(s) all stay in the chain layout, and every reader is a
 //   blockable Conv (as X, or as the fused addend of a Conv whose Y is blocked) or such a node
-//   whose output stays in the chain layout. A global pool's output [N, C, 1, 1] has the same
-//   bytes in both layouts, so any node may read it. So reorders happen only inside the Convs at a
+//   whose output stays in the chain layout. A global pool's output [N, C, 1, 1], and any pool's
+//   whose static H and W are 1 (an AveragePool or MaxPool whose window covers the map, as
+//   exporters write the global pool of ResNet and Inception), has the same bytes in both
+//   layouts, so any node may read it, and it may be a graph output. So reorders happen only inside the Convs at a
 //   chain's boundary (plain input or plain output) and never on graph edges.
 // Attributes: Convs get openatc_x_blocked / openatc_y_blocked / openatc_addend_blocked; pools,
 // BatchNormalizations and squeeze-excitation Muls in a chain openatc_chain_layout = 1; every node whose output stays in the chain layout gets
@@ -74,6 +76,16 @@ bool IsPool(const std::string &t) {
 }
 
 bool GlobalPool(const std::string &t) { return t == "GlobalAveragePool" || t == "GlobalMaxPool"; }
+
+// A pool whose output [N, C, 1, 1] reads the same in the plain and the blocked layouts (N and C
+// any, C a multiple of the block as every chain tensor's): a global pool, or one whose output's
+// H and W are 1 at compile time.
+bool DualLayoutPool(const ir::Node &n) {
+  if (GlobalPool(n.type)) return true;
+  if (!IsPool(n.type) || n.output_descs.empty()) return false;
+  const std::vector<int64_t> &y = n.output_descs[0].shape;
+  return y.size() == 4 && y[2] == 1 && y[3] == 1;
+}
 
 bool Scalar(const ir::TensorDesc &d) {
   for (int64_t v : d.shape)
@@ -203,7 +215,7 @@ bool Sweep(const PassGraph &pg, const std::vector<std::vector<std::pair<int32_t,
   bool changed = false;
   for (size_t i = 0; i < pl.chain.size(); ++i) {
     if (!pl.chain[i]) continue;
-    const bool dual = GlobalPool(pg.g.nodes[i].type);  // its output reads the same in both layouts
+    const bool dual = DualLayoutPool(pg.g.nodes[i]);  // its output reads the same in both layouts
     bool ok = dual || !pg.GraphOutput(static_cast<int32_t>(i));
     for (size_t k : pl.neutral[i]) {
       const ir::Endpoint e = pg.g.nodes[i].inputs[k];
