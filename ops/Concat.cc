@@ -102,7 +102,8 @@ class Concat : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       for (size_t k = 0; k < xs.size(); ++k) {
         const size_t block = static_cast<size_t>(ins[k][axis]) * inner;
         if (block == 0) continue;
-        std::memcpy(dst, static_cast<const uint8_t *>(xs[k]->GetAddr()) + static_cast<size_t>(o) * block, block);
+        const uint8_t *src = static_cast<const uint8_t *>(xs[k]->GetAddr()) + static_cast<size_t>(o) * block;
+        if (src != dst) std::memmove(dst, src, block);  // equal: atc placed the input there (memory_plan.cc)
         dst += block;
       }
     }

@@ -580,3 +580,51 @@ TEST_CASE("layout planning: a pool whose window covers the map reads the same in
     }
   }
 }
+
+TEST_CASE("a DenseNet-style chain of Concats: inputs written in place, in the blocked layout", "[compiler][passes][layout]") {
+  // x[1,3,8,8] -> c1 (16 ch) -> k1 = Concat(c1, c2(c1)) [32] -> k2 = Concat(k1, c3(k1)) [48]
+  // -> c4 (8 ch, 1x1) -> out. The memory plan (atc/compiler/src/memory_plan.cc) places c1 and c2
+  // inside k1 and k1 and c3 inside k2, so ops/Concat.cc copies nothing; all of it stays blocked.
+  const Layer l1 = MakeLayer(3, 16, 3, 81), l2 = MakeLayer(16, 16, 3, 82), l3 = MakeLayer(32, 16, 3, 83),
+              l4 = MakeLayer(48, 8, 1, 84);
+  Builder b;
+  const int32_t xi = b.Data("x", {1, 3, kH, kW});
+  const int32_t c1 = AddConv(b, "c1", l1, xi);
+  const int32_t k1 = b.Op("k1", "Concat", {c1, AddConv(b, "c2", l2, c1)}, {{"axis", Int(1)}});
+  const int32_t k2 = b.Op("k2", "Concat", {k1, AddConv(b, "c3", l3, k1)}, {{"axis", Int(1)}});
+  b.Output({AddConv(b, "c4", l4, k2)});
+  const om::Model m = Compile(b.g);
+  auto offset = [&](const char *n) {
+    const int32_t i = m.graph.FindNode(n);
+    REQUIRE(i >= 0);
+    return m.graph.nodes[size_t(i)].plan.output_offsets.at(0);
+  };
+  const int64_t slice = 16 * kH * kW * 4;  // 16 channels of 8x8 float32
+  CHECK(offset("k2") >= 0);
+  CHECK(offset("k1") == offset("k2"));
+  CHECK(offset("c1") == offset("k2"));
+  CHECK(offset("c2") == offset("k2") + slice);
+  CHECK(offset("c3") == offset("k2") + 2 * slice);
+  CHECK(Chained(m.graph, "k1") == "blocked");
+  CHECK(Chained(m.graph, "k2") == "blocked");
+  // Values: within 5 (K + 8) u M of the exact result (K <= 3*3*32 = 288; four convolutions deep).
+  const std::vector<float> xv = Pattern(size_t(3 * kH * kW), 85);
+  std::vector<double> want, mag;
+  for (bool mg : {false, true}) {
+    std::vector<double> x(xv.begin(), xv.end());
+    if (mg)
+      for (auto &v : x) v = std::fabs(v);
+    std::vector<double> a = RefConv(l1, x, mg), b1 = RefConv(l2, a, mg);
+    a.insert(a.end(), b1.begin(), b1.end());
+    const std::vector<double> b2 = RefConv(l3, a, mg);
+    a.insert(a.end(), b2.begin(), b2.end());
+    (mg ? mag : want) = RefConv(l4, a, mg);
+  }
+  const std::vector<float> y = Values(RunModel(m, {Host({1, 3, kH, kW}, xv)})[0]);
+  REQUIRE(y.size() == want.size());
+  const double k = 5 * (288 + 8) / 16777216.0;
+  for (size_t i = 0; i < y.size(); ++i) {
+    INFO("element " << i << ": " << y[i] << " vs " << want[i]);
+    CHECK(std::fabs(y[i] - want[i]) <= k * mag[i]);
+  }
+}

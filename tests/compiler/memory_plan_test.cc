@@ -90,3 +90,101 @@ TEST_CASE("with reuse disabled no two tensors share bytes (--disable_reuse_memor
   CHECK(OffsetOf(g, 4) == -1);
   CHECK(g.arena_bytes == 3072);
 }
+
+namespace {
+// Appends node `type` reading `ins` (output 0 of each) with one float32 output of `shape`.
+int Add(ir::Graph &g, const std::string &name, const std::string &type, std::vector<int> ins,
+        std::vector<int64_t> shape, int64_t axis = 1) {
+  ir::Node n;
+  n.name = name;
+  n.type = type;
+  for (int i : ins) {
+    n.inputs.push_back({i, 0});
+    n.input_descs.push_back(g.nodes[static_cast<size_t>(i)].output_descs.at(0));
+  }
+  n.output_descs = {F32(shape)};
+  if (type == "Concat") {
+    ir::AttrValue a;
+    a.kind = ir::AttrKind::kInt;
+    a.i = axis;
+    n.attrs["axis"] = a;
+  }
+  g.nodes.push_back(n);
+  return static_cast<int>(g.nodes.size()) - 1;
+}
+
+// data [n,16,4,4] -> a, b [n,16,4,4] (1 KiB each at n = 1); c = Concat(a, b) [n,32,4,4];
+// e [n,16,4,4]; d = Concat(c, e) [n,48,4,4]; r = Relu(d) -> output. A DenseNet block in small.
+constexpr int kA = 1, kB = 2, kC = 3, kE = 4, kD = 5, kR = 6;  // node indices
+ir::Graph DenseBlock(int64_t n, int64_t axis = 1) {
+  ir::Graph g = Chain(0, {n, 16, 4, 4});
+  g.nodes.pop_back();  // the NetOutput, added again at the end
+  g.outputs.clear();
+  const int a = Add(g, "a", "SomeCustomOp", {0}, {n, 16, 4, 4});
+  const int b = Add(g, "b", "SomeCustomOp", {a}, {n, 16, 4, 4});
+  const int c = Add(g, "c", "Concat", {a, b}, {n, 32, 4, 4}, axis);
+  const int e = Add(g, "e", "SomeCustomOp", {c}, {n, 16, 4, 4});
+  const int d = Add(g, "d", "Concat", {c, e}, {n, 48, 4, 4}, axis);
+  const int r = Add(g, "r", "Relu", {d}, {n, 48, 4, 4});
+  Add(g, "out", ir::kNetOutput, {r}, {n, 48, 4, 4});
+  g.outputs = {{r, 0}};
+  return g;
+}
+}  // namespace
+
+TEST_CASE("a channel Concat of N = 1 holds its inputs in place, also a Concat of a Concat", "[compiler]") {
+  ir::Graph g = DenseBlock(1);
+  // d (3 KiB) holds c at 0 and e at 2 KiB; c holds a at 0 and b at 1 KiB. Nothing else is alive
+  // while d's block is, from a's producer to r: the arena is d's 3 KiB.
+  CHECK(compiler::PlanMemory(g) == 3072);
+  const int64_t d = OffsetOf(g, kD);
+  CHECK(d == 0);
+  CHECK(OffsetOf(g, kC) == d);
+  CHECK(OffsetOf(g, kA) == d);
+  CHECK(OffsetOf(g, kB) == d + 1024);
+  CHECK(OffsetOf(g, kE) == d + 2048);
+  CHECK(OffsetOf(g, kR) == -1);  // the graph output
+
+  // Axis -3 is the same axis.
+  ir::Graph neg = DenseBlock(1, -3);
+  CHECK(compiler::PlanMemory(neg) == 3072);
+  CHECK(OffsetOf(neg, kB) == OffsetOf(neg, kD) + 1024);
+}
+
+TEST_CASE("Concat inputs stay apart where in place cannot hold them", "[compiler]") {
+  SECTION("N = 2: an input is not one byte range of the output") {
+    ir::Graph g = DenseBlock(2);
+    compiler::PlanMemory(g);
+    CHECK(OffsetOf(g, kB) != OffsetOf(g, kC) + 2048);
+    CHECK(OffsetOf(g, kA) != OffsetOf(g, kC));
+  }
+  SECTION("reuse disabled: every tensor keeps its own bytes") {
+    ir::Graph g = DenseBlock(1);
+    CHECK(compiler::PlanMemory(g, /*reuse=*/false) == 2 * 1024 + 2048 + 1024 + 3072);
+  }
+  SECTION("an input that is a graph output is the caller's; the others stay in place") {
+    ir::Graph g = DenseBlock(1);
+    g.outputs.push_back({kB, 0});
+    g.nodes.back().inputs.push_back({kB, 0});
+    g.nodes.back().input_descs.push_back(F32({1, 16, 4, 4}));
+    compiler::PlanMemory(g);
+    CHECK(OffsetOf(g, kB) == -1);
+    CHECK(OffsetOf(g, kA) == OffsetOf(g, kD));
+    CHECK(OffsetOf(g, kE) == OffsetOf(g, kD) + 2048);
+  }
+  SECTION("an offset off a 64-byte boundary is copied") {
+    ir::Graph g = Chain(0, {1, 3});
+    g.nodes.pop_back();
+    g.outputs.clear();
+    const int a = Add(g, "a", "SomeCustomOp", {0}, {1, 3});  // 12 bytes: b would start at 12
+    const int b = Add(g, "b", "SomeCustomOp", {0}, {1, 3});
+    const int c = Add(g, "c", "Concat", {a, b}, {1, 6});
+    const int r = Add(g, "r", "Relu", {c}, {1, 6});
+    Add(g, "out", ir::kNetOutput, {r}, {1, 6});
+    g.outputs = {{r, 0}};
+    compiler::PlanMemory(g);
+    CHECK(OffsetOf(g, a) == OffsetOf(g, c));
+    CHECK(OffsetOf(g, b) != OffsetOf(g, c) + 12);
+    CHECK(OffsetOf(g, b) >= 0);
+  }
+}

@@ -5,10 +5,19 @@
 // With reuse off (atc --disable_reuse_memory=1, GE's ge.exec.disableReuseMemory) every tensor is
 // taken as alive for the whole run, so no two share bytes: a debugging aid (a kernel that writes
 // out of bounds can no longer corrupt a later tensor's data) at the cost of a larger arena.
+// A Concat writes in place (PlaceConcatInputs): when the dims before its axis are all 1 (a
+// channel Concat of N = 1), each input it may take is placed inside the Concat's output at the
+// input's byte offset there, and the Concat's block lives from the first of those inputs' producers
+// to the last reader of any of them; ops/Concat.cc then skips the copy of an input that is already
+// in place. That holds in the blocked chain layout too: every chain tensor has a multiple of the
+// block's channels (atc/compiler/src/passes/layout_plan.cc), so a slice of whole channels is a
+// slice of whole blocks. DenseNet's growing feature maps are written once instead of copied at each
+// of its Concats.
 // The plan is stored on each node as NodePlan::output_offsets (-1 = not planned; the OM's typed
 // NodePlan table), as GE records output offsets on a built model's OpDef (`output_i`).
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 #include "openatc/common/dtype.h"
 #include "openatc/common/lifetime_packing.h"
@@ -17,6 +26,63 @@
 namespace openatc::compiler {
 namespace {
 constexpr int64_t kAlign = 512;  // GE rounds tensor memory up to 512 bytes
+// An input placed inside a Concat's output starts on a multiple of this (a cache line, and an
+// AVX-512 vector; Ascend C's DataCopy needs 32 bytes); others are copied.
+constexpr int64_t kInPlaceAlign = 64;
+
+// Where a tensor lives when it is part of a larger block: `parent` item, at `offset` bytes in it.
+struct Inside {
+  int32_t parent = -1;
+  int64_t offset = 0;
+};
+
+// The axis of Concat `n` when every output dim before it is 1 (the inputs are then byte ranges of
+// the output, one after the other), else -1.
+int64_t ContiguousConcatAxis(const ir::Node &n) {
+  if (n.type != "Concat" || n.output_descs.size() != 1) return -1;
+  const std::vector<int64_t> &y = n.output_descs[0].shape;
+  const int64_t rank = static_cast<int64_t>(y.size());
+  auto it = n.attrs.find("axis");
+  if (it == n.attrs.end() || it->second.kind != ir::AttrKind::kInt || rank == 0) return -1;
+  const int64_t axis = it->second.i < 0 ? it->second.i + rank : it->second.i;
+  if (axis < 0 || axis >= rank) return -1;
+  for (int64_t d = 0; d < axis; ++d)
+    if (y[static_cast<size_t>(d)] != 1) return -1;
+  return axis;
+}
+
+// Places the inputs of each contiguous Concat inside its output where they may be: a planned
+// tensor (not a graph input, constant or output) of the output's dtype, at an offset that is a
+// multiple of kInPlaceAlign, not already inside another Concat and not given twice. A Concat's
+// output may itself be an input placed in a later Concat (DenseNet's chain of them).
+void PlaceConcatInputs(const ir::Graph &graph, const std::vector<std::vector<int32_t>> &item_of,
+                       const std::vector<LifetimeBlock> &items, std::vector<Inside> &inside) {
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    const ir::Node &n = graph.nodes[i];
+    if (ContiguousConcatAxis(n) < 0 || item_of[i].empty()) continue;
+    const int32_t whole = item_of[i][0];
+    if (whole < 0 || items[static_cast<size_t>(whole)].bytes == 0) continue;
+    const ir::TensorDesc &y = n.output_descs[0];
+    const std::optional<uint64_t> y_bytes = TensorByteSize(y.dtype, y.shape);
+    int64_t at = 0;
+    std::vector<int32_t> taken;
+    for (size_t k = 0; k < n.inputs.size() && k < n.input_descs.size(); ++k) {
+      const ir::Endpoint &e = n.inputs[k];
+      const std::optional<uint64_t> bytes = TensorByteSize(n.input_descs[k].dtype, n.input_descs[k].shape);
+      if (!bytes || !y_bytes) return;
+      const int32_t it = e.connected() ? item_of[static_cast<size_t>(e.node)][static_cast<size_t>(e.index)] : -1;
+      const bool fits = it >= 0 && items[static_cast<size_t>(it)].bytes > 0 && inside[static_cast<size_t>(it)].parent < 0 &&
+                        n.input_descs[k].dtype == y.dtype && at % kInPlaceAlign == 0 &&
+                        std::find(taken.begin(), taken.end(), it) == taken.end() &&
+                        at + static_cast<int64_t>(*bytes) <= static_cast<int64_t>(*y_bytes);
+      if (fits) {
+        inside[static_cast<size_t>(it)] = {whole, at};
+        taken.push_back(it);
+      }
+      at += static_cast<int64_t>(*bytes);
+    }
+  }
+}
 
 }  // namespace
 
@@ -54,7 +120,34 @@ int64_t PlanMemory(ir::Graph &graph, bool reuse) {
       it.first = 0;
       it.last = std::numeric_limits<int64_t>::max();
     }
+  // In-place Concat inputs: each block that holds others lives for all of their lifetimes and is
+  // packed alone; those inside it take its offset plus theirs.
+  std::vector<Inside> inside(items.size());
+  if (reuse) PlaceConcatInputs(graph, item_of, items, inside);
+  auto root = [&](size_t it, int64_t *offset) {
+    *offset = 0;
+    while (inside[it].parent >= 0) {
+      *offset += inside[it].offset;
+      it = static_cast<size_t>(inside[it].parent);
+    }
+    return it;
+  };
+  std::vector<int64_t> sizes(items.size());
+  for (size_t it = 0; it < items.size(); ++it) {
+    sizes[it] = items[it].bytes;
+    int64_t off = 0;
+    const size_t r = root(it, &off);
+    if (r == it) continue;
+    items[r].first = std::min(items[r].first, items[it].first);
+    items[r].last = std::max(items[r].last, items[it].last);
+    items[it].bytes = 0;
+  }
   const int64_t arena = PackLifetimes(items);
+  for (size_t it = 0; it < items.size(); ++it) {
+    int64_t off = 0;
+    const size_t r = root(it, &off);
+    if (r != it) items[it].offset = items[r].offset < 0 || sizes[it] == 0 ? -1 : items[r].offset + off;
+  }
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     ir::Node &n = graph.nodes[i];
     if (IsFrameworkOp(n.type)) continue;
