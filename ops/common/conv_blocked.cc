@@ -62,16 +62,78 @@ constexpr int64_t kWinogradTilesPerThread = 12;
 constexpr int64_t kWideWinogradChannels = 256;
 }  // namespace
 
+namespace {
+// A 3x3, stride-1, dilation-1, ungrouped 2-D problem atc allowed Winograd for.
+bool WinogradEligible(const ConvProblem &p) {
+  return p.layout.winograd && p.group == 1 && p.w.size() == 4 && p.w[2] == 3 && p.w[3] == 3 &&
+         p.win.strides == Dims{1, 1} && p.win.dilations == Dims{1, 1} && p.y.size() == 4;
+}
+}  // namespace
+
 bool UseWinograd(const ConvProblem &p, int threads) {
-  const bool eligible = p.layout.winograd && p.group == 1 && p.w.size() == 4 && p.w[2] == 3 && p.w[3] == 3 &&
-                        p.win.strides == Dims{1, 1} && p.win.dilations == Dims{1, 1} && p.y.size() == 4;
-  if (!eligible) return false;
+  if (!WinogradEligible(p)) return false;
   const int64_t tiles = p.y[0] * ((p.y[2] + 3) / 4) * ((p.y[3] + 3) / 4);
   if (tiles >= kWinogradTilesPerThread * std::max(threads, 1)) return true;
   return tiles >= kWinogradTilesPerThread && p.x[1] >= kWideWinogradChannels && p.w[0] >= kWideWinogradChannels;
 }
 
+int SplitWinograd(const ConvProblem &p, int threads) {
+  constexpr int kParts = 2;  // measured on 2 threads only (conv_core.h)
+  if (threads != kParts || !WinogradEligible(p) || UseWinograd(p, threads)) return 1;
+  const bool fits = UseWinograd(p, 1) && p.w[0] < kWideWinogradChannels &&
+                    NumElements(p.y) * NumElements(p.w) / p.w[0] >= kSerialConvMacs && p.y[0] == 1 &&
+                    p.layout.x_blocked && p.layout.y_blocked &&
+                    p.layout.weights_id != 0 && (dnnl_util::BinaryAddIndex(p.post_ops) < 0 || p.layout.add_blocked) &&
+                    p.w[0] % (kParts * p.layout.block) == 0;
+  return fits ? kParts : 1;
+}
+
+namespace {
+// Fills `e` with the primitive for one of SplitWinograd's slices of `p`, made for one thread;
+// false (and `e` untouched) when oneDNN has no Winograd kernel for it in the chain layout.
+bool MakeSplitConv(const ConvProblem &p, bool has_bias, int parts, ConvEntry *e) {
+  ConvProblem part = p;
+  part.w[0] /= parts;
+  part.y[1] /= parts;
+  const dnnl::memory::desc x = ChainF32(part.x, p.layout.block), y = ChainF32(part.y, p.layout.block);
+  const dnnl::memory::desc bias = has_bias ? dnnl_util::PlainF32({part.w[0]}) : dnnl::memory::desc();
+  dnnl_util::SerialScope scope;
+  dnnl::convolution_forward::primitive_desc pd;
+  try {
+    pd = ConvPd(part, dnnl::algorithm::convolution_winograd, x,
+                dnnl::memory::desc(dnnl_util::DnnlDims(part.w), dnnl::memory::data_type::f32,
+                                   dnnl::memory::format_tag::any),
+                bias, y);
+  } catch (const dnnl::error &) {
+    return false;
+  }
+  if (std::string(pd.impl_info_str()).rfind("ref", 0) == 0 || pd.src_desc() != x || pd.dst_desc() != y) return false;
+  BlockedSides &s = e->sides;
+  s.serial = true;
+  s.src_user = x;
+  s.dst_user = s.add_user = y;
+  s.wei_user = dnnl_util::PlainF32(part.w);
+  e->prim = dnnl::convolution_forward(pd);
+  for (int k = 1; k < parts; ++k) e->slices.emplace_back(pd);
+  e->src = x;
+  e->dst = y;
+  e->wei = pd.weights_desc();
+  e->bias = bias;
+  s.wei_reorder = dnnl_util::MakeReorder(s.wei_user, e->wei, &s.wei_in);
+  e->parts = parts;
+  e->part_weights = NumElements(part.w);
+  e->part_outputs = NumElements(part.y);
+  e->part_channels = part.w[0];
+  e->blocked = true;
+  return true;
+}
+}  // namespace
+
 void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e) {
+  if (!serial && p.group == 1) {
+    const int parts = SplitWinograd(p, dnnl_util::ThreadsFor(false));
+    if (parts > 1 && MakeSplitConv(p, has_bias, parts, e)) return;
+  }
   std::unique_ptr<dnnl_util::SerialScope> scope;
   if (serial) scope = std::make_unique<dnnl_util::SerialScope>();
   e->sides.serial = serial;
@@ -123,8 +185,53 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   e->blocked = true;
 }
 
+void PackSlices(const ConvEntry &e, const float *w, bool serial) {
+  PackedWeights &pk = *e.sides.packed;
+  pk.more.clear();
+  for (int k = 0; k < e.parts; ++k) {
+    dnnl::memory m(e.wei, dnnl_util::Engine());
+    dnnl_util::Run(e.sides.wei_in, {{DNNL_ARG_FROM, dnnl_util::Wrap(e.sides.wei_user, w + k * e.part_weights)}, {DNNL_ARG_TO, m}},
+                   serial);
+    (k == 0 ? pk.mem : pk.more.emplace_back()) = m;
+  }
+}
+
+namespace {
+// A split entry (ConvEntry::parts): every slice at once on its own thread, reading its weights,
+// bias, output and addend slices.
+void RunSplitConv(const ConvEntry &e, const float *px, const float *pw, const float *pb, const float *pa,
+                  int add_index, float *py) {
+  PackedWeights &pk = *e.sides.packed;
+  if (!pk.ready.load(std::memory_order_acquire)) {
+    std::lock_guard<std::mutex> lock(pk.mu);
+    if (!pk.ready.load(std::memory_order_relaxed)) {
+      PackSlices(e, pw, /*serial=*/false);
+      pk.ready.store(true, std::memory_order_release);
+    }
+  }
+  std::vector<std::unordered_map<int, dnnl::memory>> runs(static_cast<size_t>(e.parts));
+  std::vector<const dnnl::primitive *> prims = {&e.prim};
+  for (const auto &slice : e.slices) prims.push_back(&slice);
+  const dnnl::memory x = dnnl_util::Wrap(e.src, px);
+  for (int k = 0; k < e.parts; ++k) {
+    auto &args = runs[static_cast<size_t>(k)];
+    args[DNNL_ARG_SRC] = x;
+    args[DNNL_ARG_WEIGHTS] = k == 0 ? pk.mem : pk.more[static_cast<size_t>(k - 1)];
+    if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(e.bias, pb + k * e.part_channels);
+    if (add_index >= 0)
+      args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = dnnl_util::Wrap(e.dst, pa + k * e.part_outputs);
+    args[DNNL_ARG_DST] = dnnl_util::Wrap(e.dst, py + k * e.part_outputs);
+  }
+  dnnl_util::RunEach(prims, runs);
+}
+}  // namespace
+
 void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, const float *pw, const float *pb,
                     const float *pa, int add_index, float *py) {
+  if (e.parts > 1) {
+    RunSplitConv(e, px, pw, pb, pa, add_index, py);
+    return;
+  }
   const BlockedSides &s = e.sides;
   std::unordered_map<int, dnnl::memory> args;
   args[DNNL_ARG_SRC] = Side(dnnl_util::ScratchSide::kSource, s.src_user, px, s.src_reorder, s.src_in, e.src, s.serial);

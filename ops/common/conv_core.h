@@ -48,6 +48,15 @@ struct ConvEntry {
   dnnl::memory::desc src, wei, bias, dst;
   bool blocked = false;  ///< built by MakeBlockedConv: `sides` holds its reorders
   BlockedSides sides;
+  /// > 1: `prim` computes one of `parts` equal slices of the output channels (SplitWinograd), its
+  /// descriptors those of a slice; the slices run at once (dnnl_util::RunEach). A slice computes
+  /// `part_channels` output channels: `part_weights` elements of W, `part_outputs` of Y (and of
+  /// the addend).
+  int parts = 1;
+  int64_t part_channels = 0, part_weights = 0, part_outputs = 0;
+  /// Slices 1.. of a split entry: primitives of `prim`'s descriptor, each its own object (runs of
+  /// one object at once share its resources; dnnl_util::RunEach).
+  std::vector<dnnl::convolution_forward> slices;
   /// W's and B's scan (shared by the copies of the entry). Kept across runs only where the entry
   /// belongs to one set of constant weights: a prepared node's, or a blocked entry whose cache
   /// key holds openatc_weights_id.
@@ -80,11 +89,33 @@ Dims Permute(const Dims &d, const std::vector<size_t> &perm);
 /// threads, and inception_v2's at 1 thread from 180 to 219 (ORT 195).
 bool UseWinograd(const ConvProblem &p, int threads);
 
+/// The number of output-channel slices (> 1) in which a blocked Conv on `threads` threads
+/// computes with Winograd, each slice a primitive made for one thread and the slices run at once,
+/// or 1: not split. For a problem UseWinograd gives Winograd on one thread but not on `threads`
+/// (enough tiles for one thread, too few for each of them, and narrower than 256 channels), the
+/// direct algorithm on the whole team did 1.3-2x the multiply-adds in about the same time as
+/// Winograd on half the channels per thread. Measured (2-core AVX-512 AMD EPYC, oneDNN primitives
+/// timed alone, 2 threads, direct on the team vs two Winograd slices): at 14x14, 64x96 65 vs 45
+/// us, 96x128 119 vs 89, 128x128 144 vs 108, 160x192 261 vs 184, 192x192 306 vs 251, 192x256 445
+/// vs 413 (light_inception_v2's 3x3 convolutions). In the model (omrun --profile, best of 3
+/// alternated medians) the slices took 0.77-0.9x the direct time from 96x128 to 192x192, but
+/// 1.25x at 64x96 (10.8M multiply-adds: the team's wake weighs more) and 1.04x at 192x256. So
+/// only from kSerialConvMacs multiply-adds and for fewer than 256 output channels; only on 2
+/// threads (measured there), for N = 1, X, Y and the addend in the chain layout (a slice of whole
+/// channel blocks is a slice of bytes), constant weights (packed once per slice) and channels
+/// that split into whole blocks. Slices for the wide problems on 7x7 maps (light_resnet50's three
+/// 512x512) were tried: peak RSS 302 -> 354 MiB (ONNX Runtime 338-345) and no faster.
+int SplitWinograd(const ConvProblem &p, int threads);
+
 /// Fills `e` with a blocked-layout primitive for `p` and the reorders at its plain or chain-layout
 /// sides (conv_layout.h); the plain primitive when oneDNN offers only its reference
 /// implementation for the blocked one. Throws dnnl::error.
 /// `serial`: create it in a dnnl_util::SerialScope (and run it in one: kSerialConvMacs).
 void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e);
+
+/// Packs plain weights `w` into the entry's packed weights (ConvEntry::parts slices; on the
+/// calling thread alone when `serial`). The caller holds the packed weights' lock or owns them.
+void PackSlices(const ConvEntry &e, const float *w, bool serial);
 
 /// Runs a MakeBlockedConv entry on plain-or-chain float32 buffers (`pb`, `pa` may be null).
 void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, const float *pw, const float *pb,

@@ -25,6 +25,7 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include "common/dnnl_util.h"
 
@@ -78,6 +79,7 @@ struct PackedWeights {
   std::mutex mu;
   std::atomic<bool> ready{false};
   dnnl::memory mem;
+  std::vector<dnnl::memory> more;  ///< parts 1.. of a split entry (ConvEntry::parts); `mem` is part 0
 };
 
 /// The reorders around a blocked convolution primitive (empty primitive: that side needs none).

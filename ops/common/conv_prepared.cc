@@ -86,7 +86,7 @@ std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, g
   const ConvEntry &e = s->entry;
   // The OM's copy only when it was made for exactly this primitive's layout on this ISA. Used in
   // place when aligned as oneDNN allocates (a mapped segment is), else copied into such memory.
-  const bool fits = packed != nullptr && packed->data != nullptr && packed->size == e.wei.get_size() &&
+  const bool fits = e.parts == 1 && packed != nullptr && packed->data != nullptr && packed->size == e.wei.get_size() &&
                     std::strcmp(packed->isa, dnnl_util::CpuIsaName().c_str()) == 0 &&
                     dnnl_util::LayoutText(e.wei) == packed->layout;
   if (fits && reinterpret_cast<uintptr_t>(packed->data) % 64 == 0) {
@@ -95,7 +95,7 @@ std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, g
     pk.mem = dnnl::memory(e.wei, dnnl_util::Engine());
     std::memcpy(pk.mem.get_data_handle(), packed->data, packed->size);
   } else {
-    pk.mem = Repack(e, w, /*serial=*/false);
+    PackSlices(e, w, /*serial=*/false);
   }
   s->from_om = fits;
   pk.ready.store(true, std::memory_order_release);

@@ -5,6 +5,8 @@
 #include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <mutex>
 
 #include "acl/acl_rt.h"
 #include "oneapi/dnnl/dnnl_debug.h"
@@ -14,6 +16,9 @@
 extern "C" {
 int omp_get_max_threads(void);
 void omp_set_num_threads(int num_threads);
+// libgomp's entry behind `#pragma omp parallel num_threads(n)` (its ABI since GCC 4.9): runs
+// fn(data) on a team of n threads, the caller included, and joins them.
+void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 }
 
 namespace openatc_ops::dnnl_util {
@@ -117,6 +122,42 @@ SerialScope::~SerialScope() {
 void RunSerial(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args) {
   SerialScope serial;
   Execute(p, args);
+}
+
+namespace {
+struct EachJob {
+  const std::vector<const dnnl::primitive *> *prims;
+  const std::vector<std::unordered_map<int, dnnl::memory>> *args;
+  std::atomic<size_t> next{0};
+  std::mutex mu;
+  std::exception_ptr error;
+};
+
+// One team thread's loop: runs not yet started until none is left (inside the team, oneDNN runs
+// each on this thread alone).
+void EachBody(void *data) {
+  auto *job = static_cast<EachJob *>(data);
+  for (size_t k; (k = job->next.fetch_add(1, std::memory_order_relaxed)) < job->args->size();) {
+    try {
+      Execute(*(*job->prims)[k], (*job->args)[k]);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(job->mu);
+      if (!job->error) job->error = std::current_exception();
+    }
+  }
+}
+}  // namespace
+
+void RunEach(const std::vector<const dnnl::primitive *> &prims,
+             const std::vector<std::unordered_map<int, dnnl::memory>> &args) {
+  EachJob job;
+  job.prims = &prims;
+  job.args = &args;
+  if (args.size() > 1)
+    GOMP_parallel(EachBody, &job, static_cast<unsigned>(args.size()), 0);
+  else
+    EachBody(&job);
+  if (job.error) std::rethrow_exception(job.error);
 }
 
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool serial) {

@@ -18,6 +18,9 @@
 #include <algorithm>
 #include <cmath>
 
+#include <map>
+
+#include "openatc/rt/runtime.h"
 #include "pass_graph_builder.h"
 
 using namespace pass_test;
@@ -123,4 +126,85 @@ TEST_CASE("ConvWinogradPass marks blocked 3x3 stride-1 Convs; Winograd and direc
     }
     WARN((m == &wino ? "winograd allowed" : "direct") << ": largest error / bound " << worst);
   }
+}
+
+namespace {
+// `v` times `k`: c1's bias of the order of its sums (~10^3), so that a slice given the other
+// slice's bias is off by far more than the bound.
+std::vector<float> Scaled(std::vector<float> v, float k) {
+  for (auto &x : v) x *= k;
+  return v;
+}
+
+// Records the kernel implementations each node ran (omrun --profile's source).
+struct KernelLog : runtime::NodeObserver {
+  std::map<size_t, std::string> kernels;
+  void Started(size_t) override {}
+  void Finished(size_t, const std::vector<runtime::TensorView> &, const std::vector<runtime::TensorView> &) override {}
+  void Kernel(size_t index, const std::string &impl) override { kernels[index] = impl; }
+};
+}  // namespace
+
+TEST_CASE("a narrow 3x3 Conv on 2 threads computes Winograd in two channel slices at once; values meet the bound",
+          "[compiler][passes][layout]") {
+  // x[1,16,14,14] -> c0 (1x1, 64 ch) -> c1 (3x3, 96 ch) -> c2 (3x3, stride 2, 16 ch) -> c3 (1x1) -> out.
+  // c1 reads and writes the chain layout; its 16 output tiles are enough for one thread's
+  // Winograd but not for two (UseWinograd), so on 2 threads it runs as two slices of 48 output
+  // channels, each a one-thread Winograd primitive (SplitWinograd, ops/common/conv_core.h).
+  constexpr int64_t c = 16, m0 = 64, m1 = 96, h = 14;
+  const std::vector<float> x = Pattern(size_t(c * h * h), 50), w0 = Pattern(size_t(m0 * c), 51),
+                           b0 = Pattern(size_t(m0), 52), w1 = Pattern(size_t(m1 * m0 * 9), 53),
+                           b1 = Scaled(Pattern(size_t(m1), 54), 256), w2 = Pattern(size_t(16 * m1 * 9), 55),
+                           b2 = Pattern(size_t(16), 56), w3 = Pattern(size_t(16 * 16), 57), b3 = Pattern(size_t(16), 58);
+  Builder b;
+  const int32_t xi = b.Data("x", {1, c, h, h});
+  const int32_t c0 = b.Op("c0", "Conv", {xi, b.Const("w0", {m0, c, 1, 1}, w0), b.Const("b0", {m0}, b0)},
+                          {{"kernel_shape", Ints({1, 1})}});
+  const int32_t c1 = b.Op("c1", "Conv", {c0, b.Const("w1", {m1, m0, 3, 3}, w1), b.Const("b1", {m1}, b1)},
+                          {{"pads", Ints({1, 1, 1, 1})}, {"kernel_shape", Ints({3, 3})}});
+  const int32_t c2 = b.Op("c2", "Conv", {c1, b.Const("w2", {16, m1, 3, 3}, w2), b.Const("b2", {16}, b2)},
+                          {{"pads", Ints({1, 1, 1, 1})}, {"kernel_shape", Ints({3, 3})}, {"strides", Ints({2, 2})}});
+  b.Output({b.Op("c3", "Conv", {c2, b.Const("w3", {16, 16, 1, 1}, w3), b.Const("b3", {16}, b3)},
+                 {{"kernel_shape", Ints({1, 1})}})});
+  const om::Model model = Compile(b.g);
+  REQUIRE(WinogradMark(model, "c1") == 1);
+  // The exact values, the magnitudes, and c1's magnitude carried through |w2| and |w3|.
+  std::vector<double> want, mag, carried;
+  for (bool mg : {false, true}) {
+    std::vector<double> xd(x.begin(), x.end());
+    if (mg)
+      for (auto &v : xd) v = std::fabs(v);
+    int64_t oh, ow, h2, w2d;
+    const std::vector<double> y0 = Conv(xd, c, h, h, w0, b0, m0, 1, 1, mg, &oh, &ow);
+    const std::vector<double> y1 = Conv(y0, m0, h, h, w1, b1, m1, 3, 1, mg, &oh, &ow);
+    const std::vector<double> y2 = Conv(y1, m1, h, h, w2, b2, 16, 3, 2, mg, &h2, &w2d);
+    (mg ? mag : want) = Conv(y2, 16, h2, w2d, w3, b3, 16, 1, 1, mg, &oh, &ow);
+    if (mg) {
+      const std::vector<float> zero16(16, 0.0f);
+      const std::vector<double> k2 = Conv(y1, m1, h, h, w2, zero16, 16, 3, 2, true, &h2, &w2d);
+      carried = Conv(k2, 16, h2, w2d, w3, zero16, 16, 1, 1, true, &oh, &ow);
+    }
+  }
+  auto bytes = std::make_shared<std::vector<uint8_t>>(om::Serialize(model));
+  auto loaded = runtime::LoadedModel::Load(om::ReadBytes(bytes->data(), bytes->size(), bytes), "<split test>");
+  KernelLog log;
+  loaded->set_node_observer(&log);
+  const size_t c1_index = size_t(loaded->model().graph.FindNode("c1"));
+  std::map<int, std::string> kernel;
+  for (int threads : {2, 1}) {  // 2 first: a later run could find an earlier one's c1 in the arena
+    rt::SetThreadCount(threads);
+    const std::vector<float> got = Values(loaded->Run({Host({1, c, h, h}, x)})[0]);
+    kernel[threads] = log.kernels[c1_index];
+    REQUIRE(got.size() == want.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      // As above: 2^10 u of the Winograd layer's magnitude, carried; K u of the direct ones' (K <= 864).
+      const double bound = 1024 * kU * carried[i] + 3 * (864 + 16) * kU * mag[i];
+      INFO(threads << " thread(s), element " << i << ": " << got[i] << " vs " << want[i]);
+      CHECK(std::fabs(double(got[i]) - want[i]) <= bound);
+    }
+  }
+  rt::SetThreadCount(0);
+  // Where this CPU has oneDNN's Winograd (AVX-512), c1 runs it on 2 threads as on 1.
+  INFO("c1 ran " << kernel[1] << " on 1 thread, " << kernel[2] << " on 2");
+  if (kernel[1].find("wino") != std::string::npos) CHECK(kernel[2].find("wino") != std::string::npos);
 }
