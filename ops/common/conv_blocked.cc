@@ -80,7 +80,7 @@ bool UseWinograd(const ConvProblem &p, int threads) {
 int SplitWinograd(const ConvProblem &p, int threads) {
   constexpr int kParts = 2;  // measured on 2 threads only (conv_core.h)
   if (threads != kParts || !WinogradEligible(p) || UseWinograd(p, threads)) return 1;
-  const bool fits = UseWinograd(p, 1) && p.w[0] < kWideWinogradChannels &&
+  const bool fits = UseWinograd(p, 1) && p.w[0] > 0 && p.w[0] < kWideWinogradChannels &&
                     NumElements(p.y) * NumElements(p.w) / p.w[0] >= kSerialConvMacs && p.y[0] == 1 &&
                     p.layout.x_blocked && p.layout.y_blocked &&
                     p.layout.weights_id != 0 && (dnnl_util::BinaryAddIndex(p.post_ops) < 0 || p.layout.add_blocked) &&

@@ -68,14 +68,15 @@ void NoteKernel(const dnnl::primitive &p) {
   std::snprintf(t_trace + used, kTraceBytes - used, "%s%s", used == 0 ? "" : ", ", entry);
 }
 
-// Executes `p` on the calling thread's stream (one made for this call when the thread's is gone).
-void Execute(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args) {
+// Executes `p` on the calling thread's stream (one made for this call when the thread's is gone);
+// `note`: into the calling thread's kernel record.
+void Execute(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool note = true) {
   dnnl::stream *s = ThreadStream();
   dnnl::stream late = s ? dnnl::stream() : dnnl::stream(Engine());
   dnnl::stream &use = s ? *s : late;
   p.execute(use, args);
   use.wait();
-  if (g_trace_on.load(std::memory_order_relaxed)) NoteKernel(p);
+  if (note && g_trace_on.load(std::memory_order_relaxed)) NoteKernel(p);
 }
 }  // namespace
 
@@ -139,7 +140,7 @@ void EachBody(void *data) {
   auto *job = static_cast<EachJob *>(data);
   for (size_t k; (k = job->next.fetch_add(1, std::memory_order_relaxed)) < job->args->size();) {
     try {
-      Execute(*(*job->prims)[k], (*job->args)[k]);
+      Execute(*(*job->prims)[k], (*job->args)[k], /*note=*/false);  // noted by the caller
     } catch (...) {
       std::lock_guard<std::mutex> lock(job->mu);
       if (!job->error) job->error = std::current_exception();
@@ -158,6 +159,9 @@ void RunEach(const std::vector<const dnnl::primitive *> &prims,
   else
     EachBody(&job);
   if (job.error) std::rethrow_exception(job.error);
+  // The node's record is the calling thread's, whichever thread ran a slice.
+  if (g_trace_on.load(std::memory_order_relaxed))
+    for (const dnnl::primitive *p : prims) NoteKernel(*p);
 }
 
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool serial) {

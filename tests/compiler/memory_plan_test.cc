@@ -172,6 +172,16 @@ TEST_CASE("Concat inputs stay apart where in place cannot hold them", "[compiler
     CHECK(OffsetOf(g, kA) == OffsetOf(g, kD));
     CHECK(OffsetOf(g, kE) == OffsetOf(g, kD) + 2048);
   }
+  SECTION("sub-byte elements (int4): an input's last byte may be shared with the next one") {
+    ir::Graph g = DenseBlock(1);
+    for (auto &n : g.nodes) {
+      for (auto &d : n.input_descs) d.dtype = ge::DT_INT4;
+      for (auto &d : n.output_descs) d.dtype = ge::DT_INT4;
+    }
+    compiler::PlanMemory(g);
+    CHECK(OffsetOf(g, kA) != OffsetOf(g, kC));
+    CHECK(OffsetOf(g, kC) != OffsetOf(g, kD));
+  }
   SECTION("an offset off a 64-byte boundary is copied") {
     ir::Graph g = Chain(0, {1, 3});
     g.nodes.pop_back();

@@ -52,14 +52,15 @@ int64_t ContiguousConcatAxis(const ir::Node &n) {
 }
 
 // Places the inputs of each contiguous Concat inside its output where they may be: a planned
-// tensor (not a graph input, constant or output) of the output's dtype, at an offset that is a
+// tensor (not a graph input, constant or output) of the output's dtype (whole bytes per element), at an offset that is a
 // multiple of kInPlaceAlign, not already inside another Concat and not given twice. A Concat's
 // output may itself be an input placed in a later Concat (DenseNet's chain of them).
 void PlaceConcatInputs(const ir::Graph &graph, const std::vector<std::vector<int32_t>> &item_of,
                        const std::vector<LifetimeBlock> &items, std::vector<Inside> &inside) {
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     const ir::Node &n = graph.nodes[i];
-    if (ContiguousConcatAxis(n) < 0 || item_of[i].empty()) continue;
+    // Sub-byte elements (int4, ...): an input's bytes may end inside a byte the next one shares.
+    if (ContiguousConcatAxis(n) < 0 || item_of[i].empty() || SubByteBits(n.output_descs[0].dtype) != 0) continue;
     const int32_t whole = item_of[i][0];
     if (whole < 0 || items[static_cast<size_t>(whole)].bytes == 0) continue;
     const ir::TensorDesc &y = n.output_descs[0];
