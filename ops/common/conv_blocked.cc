@@ -197,18 +197,24 @@ void PackSlices(const ConvEntry &e, const float *w, bool serial) {
 }
 
 namespace {
-// A split entry (ConvEntry::parts): every slice at once on its own thread, reading its weights,
-// bias, output and addend slices.
-void RunSplitConv(const ConvEntry &e, const float *px, const float *pw, const float *pb, const float *pa,
-                  int add_index, float *py) {
+// The entry's packed weights, packed from plain `w` by the first run that needs them.
+const PackedWeights &PackedOnce(const ConvEntry &e, const float *w) {
   PackedWeights &pk = *e.sides.packed;
   if (!pk.ready.load(std::memory_order_acquire)) {
     std::lock_guard<std::mutex> lock(pk.mu);
     if (!pk.ready.load(std::memory_order_relaxed)) {
-      PackSlices(e, pw, /*serial=*/false);
+      PackSlices(e, w, /*serial=*/false);
       pk.ready.store(true, std::memory_order_release);
     }
   }
+  return pk;
+}
+
+// A split entry (ConvEntry::parts): every slice at once on its own thread, reading its weights,
+// bias, output and addend slices.
+void RunSplitConv(const ConvEntry &e, const float *px, const float *pw, const float *pb, const float *pa,
+                  int add_index, float *py) {
+  const PackedWeights &pk = PackedOnce(e, pw);
   std::vector<std::unordered_map<int, dnnl::memory>> runs(static_cast<size_t>(e.parts));
   std::vector<const dnnl::primitive *> prims = {&e.prim};
   for (const auto &slice : e.slices) prims.push_back(&slice);
@@ -236,16 +242,7 @@ void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, co
   std::unordered_map<int, dnnl::memory> args;
   args[DNNL_ARG_SRC] = Side(dnnl_util::ScratchSide::kSource, s.src_user, px, s.src_reorder, s.src_in, e.src, s.serial);
   if (s.wei_reorder && l.weights_id != 0) {
-    PackedWeights &pk = *s.packed;
-    if (!pk.ready.load(std::memory_order_acquire)) {
-      std::lock_guard<std::mutex> lock(pk.mu);
-      if (!pk.ready.load(std::memory_order_relaxed)) {
-        pk.mem = dnnl::memory(e.wei, dnnl_util::Engine());
-        dnnl_util::Run(s.wei_in, {{DNNL_ARG_FROM, dnnl_util::Wrap(s.wei_user, pw)}, {DNNL_ARG_TO, pk.mem}});
-        pk.ready.store(true, std::memory_order_release);
-      }
-    }
-    args[DNNL_ARG_WEIGHTS] = pk.mem;
+    args[DNNL_ARG_WEIGHTS] = PackedOnce(e, pw).mem;
   } else {
     args[DNNL_ARG_WEIGHTS] =
         Side(dnnl_util::ScratchSide::kWeights, s.wei_user, pw, s.wei_reorder, s.wei_in, e.wei, s.serial);

@@ -29,20 +29,6 @@ bool Packable(const ConvEntry &e, const ConvProblem &p) {
   return e.blocked && e.sides.wei_reorder && p.layout.weights_id != 0;
 }
 
-// `w` reordered into new memory of the primitive's weight layout. `serial`: on the calling thread
-// only (atc packs at compile time that way: a one-time reorder gains nothing from starting an
-// OpenMP team in the compiler process).
-dnnl::memory Repack(const ConvEntry &e, const float *w, bool serial) {
-  dnnl::memory m(e.wei, dnnl_util::Engine());
-  const std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_FROM, dnnl_util::Wrap(e.sides.wei_user, w)},
-                                                      {DNNL_ARG_TO, m}};
-  if (serial)
-    dnnl_util::RunSerial(e.sides.wei_in, args);
-  else
-    dnnl_util::Run(e.sides.wei_in, args);
-  return m;
-}
-
 }  // namespace
 
 bool PackConvWeights(const ConvProblem &p, bool has_bias, const float *w, std::string *isa, std::string *layout,
@@ -58,10 +44,12 @@ bool PackConvWeights(const ConvProblem &p, bool has_bias, const float *w, std::s
   *layout = dnnl_util::LayoutText(e.wei);
   if (layout->empty()) return false;
   *isa = dnnl_util::CpuIsaName();
-  const dnnl::memory m = Repack(e, w, /*serial=*/true);
+  // On the calling thread only: a one-time reorder gains nothing from starting an OpenMP team in
+  // the compiler process.
+  PackSlices(e, w, /*serial=*/true);
   const size_t size = e.wei.get_size();
   bytes->resize(size);
-  std::memcpy(bytes->data(), m.get_data_handle(), size);
+  std::memcpy(bytes->data(), e.sides.packed->mem.get_data_handle(), size);
   return true;
 }
 

@@ -133,9 +133,7 @@ int64_t PlanMemory(ir::Graph &graph, bool reuse) {
     }
     return it;
   };
-  std::vector<int64_t> sizes(items.size());
   for (size_t it = 0; it < items.size(); ++it) {
-    sizes[it] = items[it].bytes;
     int64_t off = 0;
     const size_t r = root(it, &off);
     if (r == it) continue;
@@ -147,7 +145,7 @@ int64_t PlanMemory(ir::Graph &graph, bool reuse) {
   for (size_t it = 0; it < items.size(); ++it) {
     int64_t off = 0;
     const size_t r = root(it, &off);
-    if (r != it) items[it].offset = items[r].offset < 0 || sizes[it] == 0 ? -1 : items[r].offset + off;
+    if (r != it) items[it].offset = items[r].offset + off;  // a holder is never empty: placed
   }
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     ir::Node &n = graph.nodes[i];
