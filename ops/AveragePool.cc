@@ -3,8 +3,8 @@
 // divisor or not) and (opset 19) dilations. oneDNN pooling (f32; float16/double via f32); with
 // dilations other than 1, ops/common/plain_pool.h's loop. openatc_chain_layout = 1 (atc's
 // LayoutPlanningPass, never for dilated pools): X and Y in the chain layout (ops/common/conv_layout.h),
-// 2-D float32 windows computed by ops/common/chain_avg_pool.h.
-#include "common/chain_avg_pool.h"
+// 2-D float32 windows computed by ops/common/chain_pool.h.
+#include "common/chain_pool.h"
 #include "common/dnnl_pool.h"
 #include "common/plain_pool.h"
 #include "common/pool_window.h"
@@ -66,12 +66,10 @@ class AveragePool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
       return ge::GRAPH_SUCCESS;
     }
     const int64_t chain = NodeChainBlock(ctx, kChain, kChainBlock);
-    if (chain > 0 && x->GetDataType() == ge::DT_FLOAT && ChainAvgPoolFits(xd, w, ceil_extra)) {
-      if (xd[1] % chain != 0)
-        return Fail(ctx, "openatc_chain_layout needs a channel count that is a multiple of " + std::to_string(chain) +
-                             "; X is " + DimsToString(xd));
-      if (NumElements(yd) > 0) ChainAvgPool(x->GetData<float>(), xd, w, yd, include, chain, y->GetData<float>());
-      return ge::GRAPH_SUCCESS;
+    const ChainPoolKind kind = include ? ChainPoolKind::kAverageIncludePad : ChainPoolKind::kAverage;
+    if (chain > 0 && x->GetDataType() == ge::DT_FLOAT && ChainPoolFits(xd, w, ceil_extra, kind)) {
+      const std::string bad = ChainPool(x->GetData<float>(), xd, w, yd, kind, chain, y->GetData<float>());
+      return bad.empty() ? ge::GRAPH_SUCCESS : Fail(ctx, bad);
     }
     return DnnlPool(ctx, cache_, *x, *y, w,
                     include ? dnnl::algorithm::pooling_avg_include_padding : dnnl::algorithm::pooling_avg_exclude_padding,

@@ -2,7 +2,9 @@
 // strides, dilations, pads or auto_pad, ceil_mode; optional output Indices (int64 flat indices
 // into X, storage_order 0 row-major / 1 column-major). Float tensors without Indices run on
 // oneDNN's pooling; Indices and int8/uint8 use a plain loop. openatc_chain_layout = 1 (atc's
-// LayoutPlanningPass): X and Y in the chain layout (ops/common/conv_layout.h).
+// LayoutPlanningPass): X and Y in the chain layout (ops/common/conv_layout.h), 2-D float32 windows
+// computed by ops/common/chain_pool.h.
+#include "common/chain_pool.h"
 #include "common/dnnl_pool.h"
 #include "common/pool_window.h"
 
@@ -54,8 +56,8 @@ class MaxPool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (x == nullptr) return Fail(ctx, "input X is required");
     const Dims xd = ToDims(x->GetStorageShape());
     Window w;
-    Dims yd;
-    const std::string err = ResolvePoolWindow(ctx, kAttrs, xd, &w, &yd, StorageOrderError(ctx));
+    Dims yd, ceil_extra;
+    const std::string err = ResolvePoolWindow(ctx, kAttrs, xd, &w, &yd, StorageOrderError(ctx), &ceil_extra);
     if (!err.empty()) return Fail(ctx, err);
     gert::Tensor *y = AllocOutput(ctx, 0, yd, x->GetDataType());
     if (y == nullptr) return ge::GRAPH_FAILED;
@@ -67,6 +69,10 @@ class MaxPool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     const int64_t chain = NodeChainBlock(ctx, kChain, kChainBlock);
     if (chain > 0 && ind != nullptr) return Fail(ctx, "openatc_chain_layout and the Indices output exclude each other");
     if (NumElements(yd) == 0) return ge::GRAPH_SUCCESS;
+    if (chain > 0 && x->GetDataType() == ge::DT_FLOAT && ChainPoolFits(xd, w, ceil_extra, ChainPoolKind::kMax)) {
+      const std::string bad = ChainPool(x->GetData<float>(), xd, w, yd, ChainPoolKind::kMax, chain, y->GetData<float>());
+      return bad.empty() ? ge::GRAPH_SUCCESS : Fail(ctx, bad);
+    }
     if (chain > 0 || (ind == nullptr && x->GetDataType() != ge::DT_INT8 && x->GetDataType() != ge::DT_UINT8))
       return DnnlPool(ctx, cache_, *x, *y, w, dnnl::algorithm::pooling_max, chain);
     return NaiveMaxPool(ctx, *x, *y, w, AttrInt(ctx, kStorageOrder, 0) == 1, ind);

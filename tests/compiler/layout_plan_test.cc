@@ -527,6 +527,54 @@ TEST_CASE("layout planning: AveragePools in the chain layout (padding excluded a
   }
 }
 
+TEST_CASE("layout planning: a padded MaxPool with ceil_mode in the chain layout", "[compiler][passes][layout]") {
+  // x[1,3,8,8] -> c1 (16 ch) -> m MaxPool 3x3 stride 2 pads 1 ceil_mode 1 (5x5: the last window
+  // starts on the last row and column) -> c2 (8 ch, 1x1) -> out.
+  const Layer l1 = MakeLayer(3, 16, 3, 71), l2 = MakeLayer(16, 8, 1, 72);
+  Builder b;
+  const int32_t xi = b.Data("x", {1, 3, kH, kW});
+  const int32_t m = b.Op("m", "MaxPool", {AddConv(b, "c1", l1, xi)},
+                         {{"kernel_shape", Ints({3, 3})}, {"strides", Ints({2, 2})}, {"pads", Ints({1, 1, 1, 1})},
+                          {"ceil_mode", ir::AttrValue{}}});
+  b.g.nodes[size_t(m)].attrs["ceil_mode"].kind = ir::AttrKind::kInt;
+  b.g.nodes[size_t(m)].attrs["ceil_mode"].i = 1;
+  b.Output({AddConv(b, "c2", l2, m)});
+  const om::Model blocked = Compile(b.g), plain = Compile(b.g, TempFile("layout_mp_off.txt", "LayoutPlanningPass:off\n"));
+  CHECK(Chained(blocked.graph, "m") == "blocked");
+  // Values: within 4 (K + 8) u M of the exact result (two convolutions, K <= 27 and 16; a max adds
+  // no error).
+  const int64_t o = 5;
+  const std::vector<float> xv = Pattern(size_t(3 * kH * kW), 73);
+  std::vector<double> want, mag;
+  for (bool mg : {false, true}) {
+    std::vector<double> x(xv.begin(), xv.end());
+    if (mg)
+      for (auto &v : x) v = std::fabs(v);
+    const std::vector<double> y1 = RefConv(l1, x, mg);
+    std::vector<double> p(size_t(16 * o * o));
+    for (int64_t c = 0; c < 16; ++c)
+      for (int64_t i = 0; i < o; ++i)
+        for (int64_t j = 0; j < o; ++j) {
+          double v = -1e300;
+          for (int64_t a = 2 * i - 1; a < 2 * i + 2; ++a)
+            for (int64_t bb = 2 * j - 1; bb < 2 * j + 2; ++bb)
+              if (a >= 0 && a < kH && bb >= 0 && bb < kW) v = std::max(v, y1[size_t((c * kH + a) * kW + bb)]);
+          p[size_t((c * o + i) * o + j)] = v;
+        }
+    (mg ? mag : want) = RefConv(l2, p, mg, o, o);
+  }
+  const std::vector<HostTensor> in = {Host({1, 3, kH, kW}, xv)};
+  const std::vector<float> yb = Values(RunModel(blocked, in)[0]), yp = Values(RunModel(plain, in)[0]);
+  REQUIRE(yb.size() == want.size());
+  REQUIRE(yp.size() == want.size());
+  const double k = 4 * (27 + 8) / 16777216.0;
+  for (size_t i = 0; i < yb.size(); ++i) {
+    INFO("element " << i << ": blocked " << yb[i] << " plain " << yp[i] << " exact " << want[i]);
+    CHECK(std::fabs(yb[i] - want[i]) <= k * mag[i]);
+    CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
+  }
+}
+
 TEST_CASE("layout planning: a pool whose window covers the map reads the same in both layouts",
           "[compiler][passes][layout]") {
   // x[1,3,8,8] -> c1 (16 ch) -> ap AveragePool 8x8 -> [1,16,1,1] -> f Flatten -> out 0
