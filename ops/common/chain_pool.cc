@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "common/dnnl_util.h"
 #include "openatc/chain_block.h"
 
 namespace openatc_ops {
@@ -146,11 +147,25 @@ std::string ChainPool(const float *x, const Dims &xd, const Window &w, const Dim
   if (NumElements(yd) == 0) return "";
   const Geometry g{xd[0] * (xd[1] / b), xd[2], xd[3], yd[2], yd[3], w.kernel[0], w.kernel[1], w.strides[0],
                    w.strides[1], w.pads_begin[0], w.pads_begin[1], kind == ChainPoolKind::kAverageIncludePad};
-  std::vector<float> row(static_cast<size_t>(g.iw * b));
-  if (kind == ChainPoolKind::kMax)
-    PoolOnThisCpu<true>(x, g, b, y, row.data());
-  else
-    PoolOnThisCpu<false>(x, g, b, y, row.data());
+  // Over the OpenMP team by channel blocks, unless the tensors are small enough that waking the
+  // passive team costs more than a second thread saves (dnnl_util::SerialMemoryBound).
+  const size_t bytes = static_cast<size_t>(NumElements(xd) + NumElements(yd)) * sizeof(float);
+  const int64_t threads = dnnl_util::SerialMemoryBound(bytes) ? 1 : dnnl_util::ThreadsFor(false);
+  // Two parts a thread: a thread that finishes early takes a late peer's second part.
+  const int64_t parts = threads > 1 ? std::min(g.blocks, 2 * threads) : 1;
+  dnnl_util::RunParts(static_cast<size_t>(parts), [&](size_t k) {
+    const int64_t first = g.blocks * static_cast<int64_t>(k) / parts;
+    const int64_t end = g.blocks * static_cast<int64_t>(k + 1) / parts;
+    Geometry part = g;
+    part.blocks = end - first;
+    std::vector<float> row(static_cast<size_t>(g.iw * b));
+    const float *px = x + first * g.ih * g.iw * b;
+    float *py = y + first * g.oh * g.ow * b;
+    if (kind == ChainPoolKind::kMax)
+      PoolOnThisCpu<true>(px, part, b, py, row.data());
+    else
+      PoolOnThisCpu<false>(px, part, b, py, row.data());
+  });
   return "";
 }
 

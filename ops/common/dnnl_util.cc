@@ -2,6 +2,7 @@
 // the primitive cache key for the heavy built-in ops (see dnnl_util.h).
 #include "common/dnnl_util.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -126,21 +127,21 @@ void RunSerial(const dnnl::primitive &p, const std::unordered_map<int, dnnl::mem
 }
 
 namespace {
-struct EachJob {
-  const std::vector<const dnnl::primitive *> *prims;
-  const std::vector<std::unordered_map<int, dnnl::memory>> *args;
+struct PartsJob {
+  const std::function<void(size_t)> *part;
+  size_t parts;
   std::atomic<size_t> next{0};
   std::mutex mu;
   std::exception_ptr error;
 };
 
-// One team thread's loop: runs not yet started until none is left (inside the team, oneDNN runs
-// each on this thread alone).
-void EachBody(void *data) {
-  auto *job = static_cast<EachJob *>(data);
-  for (size_t k; (k = job->next.fetch_add(1, std::memory_order_relaxed)) < job->args->size();) {
+// One team thread's loop: runs parts not yet started until none is left (inside the team,
+// oneDNN runs a primitive on this thread alone).
+void PartsBody(void *data) {
+  auto *job = static_cast<PartsJob *>(data);
+  for (size_t k; (k = job->next.fetch_add(1, std::memory_order_relaxed)) < job->parts;) {
     try {
-      Execute(*(*job->prims)[k], (*job->args)[k], /*note=*/false);  // noted by the caller
+      (*job->part)(k);
     } catch (...) {
       std::lock_guard<std::mutex> lock(job->mu);
       if (!job->error) job->error = std::current_exception();
@@ -149,16 +150,21 @@ void EachBody(void *data) {
 }
 }  // namespace
 
+void RunParts(size_t parts, const std::function<void(size_t)> &part) {
+  PartsJob job;
+  job.part = &part;
+  job.parts = parts;
+  const size_t threads = std::min(parts, static_cast<size_t>(std::max(ApplyThreadCount(), 1)));
+  if (threads > 1)
+    GOMP_parallel(PartsBody, &job, static_cast<unsigned>(threads), 0);
+  else
+    PartsBody(&job);
+  if (job.error) std::rethrow_exception(job.error);
+}
+
 void RunEach(const std::vector<const dnnl::primitive *> &prims,
              const std::vector<std::unordered_map<int, dnnl::memory>> &args) {
-  EachJob job;
-  job.prims = &prims;
-  job.args = &args;
-  if (args.size() > 1)
-    GOMP_parallel(EachBody, &job, static_cast<unsigned>(args.size()), 0);
-  else
-    EachBody(&job);
-  if (job.error) std::rethrow_exception(job.error);
+  RunParts(args.size(), [&](size_t k) { Execute(*prims[k], args[k], /*note=*/false); });  // noted below
   // The node's record is the calling thread's, whichever thread ran a slice.
   if (g_trace_on.load(std::memory_order_relaxed))
     for (const dnnl::primitive *p : prims) NoteKernel(*p);

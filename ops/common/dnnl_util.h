@@ -28,6 +28,7 @@
 #include <dnnl.hpp>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -93,6 +94,12 @@ void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &
 /// slower (oneDNN 2.6's Winograd convolutions). Throws the first dnnl::error of any run.
 void RunEach(const std::vector<const dnnl::primitive *> &prims,
              const std::vector<std::unordered_map<int, dnnl::memory>> &args);
+
+/// Calls part(k) for every k < `parts`, spread over an OpenMP team of min(parts, thread count)
+/// threads (one thread, the caller, for one part or inside another parallel region); a thread
+/// takes the next part nobody has started, as RunEach does. Returns when all are done; rethrows
+/// the first exception of any part.
+void RunParts(size_t parts, const std::function<void(size_t)> &part);
 
 /// OpenAtcDeliverableKernelTrace (deliverable_traits.cc): switches on, for the whole process, the
 /// record Run and RunSerial keep of the primitives each thread executes, and returns the calling

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "openatc/rt/runtime.h"
 #include "pass_graph_builder.h"
 
 using namespace pass_test;
@@ -527,52 +528,75 @@ TEST_CASE("layout planning: AveragePools in the chain layout (padding excluded a
   }
 }
 
-TEST_CASE("layout planning: a padded MaxPool with ceil_mode in the chain layout", "[compiler][passes][layout]") {
-  // x[1,3,8,8] -> c1 (16 ch) -> m MaxPool 3x3 stride 2 pads 1 ceil_mode 1 (5x5: the last window
-  // starts on the last row and column) -> c2 (8 ch, 1x1) -> out.
-  const Layer l1 = MakeLayer(3, 16, 3, 71), l2 = MakeLayer(16, 8, 1, 72);
+TEST_CASE("layout planning: chain-layout pools, a padded MaxPool with ceil_mode and pools split over threads",
+          "[compiler][passes][layout]") {
+  // x[1,3,h,h] -> c1 (48 ch) -> m MaxPool 3x3 stride 2 pads 1 ceil_mode 1 (the last window starts
+  //                             on the last row and column) -> c2 (8 ch, 1x1) -> out 0
+  //                          -> a AveragePool 3x3 stride 1 pads 1 -> c3 (8 ch, 1x1) -> out 1
+  // At h = 64, a's X and Y hold 1.5 MiB: over dnnl_util's serial bound, so on 2 threads it runs
+  // in parts over the team (ops/common/chain_pool.cc); h = 8 runs serially.
+  const int64_t h = GENERATE(int64_t{8}, int64_t{64});
+  const int64_t o = (h + 2 - 3 + 1) / 2 + 1;  // ceil_mode
+  const Layer l1 = MakeLayer(3, 48, 3, 71), l2 = MakeLayer(48, 8, 1, 72), l3 = MakeLayer(48, 8, 1, 74);
   Builder b;
-  const int32_t xi = b.Data("x", {1, 3, kH, kW});
-  const int32_t m = b.Op("m", "MaxPool", {AddConv(b, "c1", l1, xi)},
+  const int32_t xi = b.Data("x", {1, 3, h, h});
+  const int32_t c1 = AddConv(b, "c1", l1, xi);
+  const int32_t m = b.Op("m", "MaxPool", {c1},
                          {{"kernel_shape", Ints({3, 3})}, {"strides", Ints({2, 2})}, {"pads", Ints({1, 1, 1, 1})},
                           {"ceil_mode", ir::AttrValue{}}});
   b.g.nodes[size_t(m)].attrs["ceil_mode"].kind = ir::AttrKind::kInt;
   b.g.nodes[size_t(m)].attrs["ceil_mode"].i = 1;
-  b.Output({AddConv(b, "c2", l2, m)});
+  const int32_t a = b.Op("a", "AveragePool", {c1}, {{"kernel_shape", Ints({3, 3})}, {"pads", Ints({1, 1, 1, 1})}});
+  b.Output({AddConv(b, "c2", l2, m), AddConv(b, "c3", l3, a)});
   const om::Model blocked = Compile(b.g), plain = Compile(b.g, TempFile("layout_mp_off.txt", "LayoutPlanningPass:off\n"));
   CHECK(Chained(blocked.graph, "m") == "blocked");
-  // Values: within 4 (K + 8) u M of the exact result (two convolutions, K <= 27 and 16; a max adds
-  // no error).
-  const int64_t o = 5;
-  const std::vector<float> xv = Pattern(size_t(3 * kH * kW), 73);
-  std::vector<double> want, mag;
+  CHECK(Chained(blocked.graph, "a") == "blocked");
+  // Values: within 4 (K + 8) u M of the exact result (two convolutions, K <= 48, and a mean of at
+  // most 9 terms; a max adds no error).
+  const std::vector<float> xv = Pattern(size_t(3 * h * h), 73);
+  std::vector<double> want[2], mag[2];
   for (bool mg : {false, true}) {
     std::vector<double> x(xv.begin(), xv.end());
     if (mg)
       for (auto &v : x) v = std::fabs(v);
-    const std::vector<double> y1 = RefConv(l1, x, mg);
-    std::vector<double> p(size_t(16 * o * o));
-    for (int64_t c = 0; c < 16; ++c)
-      for (int64_t i = 0; i < o; ++i)
-        for (int64_t j = 0; j < o; ++j) {
-          double v = -1e300;
-          for (int64_t a = 2 * i - 1; a < 2 * i + 2; ++a)
-            for (int64_t bb = 2 * j - 1; bb < 2 * j + 2; ++bb)
-              if (a >= 0 && a < kH && bb >= 0 && bb < kW) v = std::max(v, y1[size_t((c * kH + a) * kW + bb)]);
-          p[size_t((c * o + i) * o + j)] = v;
+    const std::vector<double> y1 = RefConv(l1, x, mg, h, h);
+    std::vector<double> mp(size_t(48 * o * o)), ap(size_t(48 * h * h));
+    for (int64_t c = 0; c < 48; ++c)
+      for (int64_t i = 0; i < h; ++i)
+        for (int64_t j = 0; j < h; ++j) {
+          double mx = -1e300, sum = 0;
+          int count = 0;
+          for (int64_t p = i - 1; p < i + 2; ++p)
+            for (int64_t q = j - 1; q < j + 2; ++q)
+              if (p >= 0 && p < h && q >= 0 && q < h) sum += y1[size_t((c * h + p) * h + q)], ++count;
+          ap[size_t((c * h + i) * h + j)] = sum / count;
+          if (i >= o || j >= o) continue;
+          for (int64_t p = 2 * i - 1; p < 2 * i + 2; ++p)
+            for (int64_t q = 2 * j - 1; q < 2 * j + 2; ++q)
+              if (p >= 0 && p < h && q >= 0 && q < h) mx = std::max(mx, y1[size_t((c * h + p) * h + q)]);
+          mp[size_t((c * o + i) * o + j)] = mx;
         }
-    (mg ? mag : want) = RefConv(l2, p, mg, o, o);
+    (mg ? mag : want)[0] = RefConv(l2, mp, mg, o, o);
+    (mg ? mag : want)[1] = RefConv(l3, ap, mg, h, h);
   }
-  const std::vector<HostTensor> in = {Host({1, 3, kH, kW}, xv)};
-  const std::vector<float> yb = Values(RunModel(blocked, in)[0]), yp = Values(RunModel(plain, in)[0]);
-  REQUIRE(yb.size() == want.size());
-  REQUIRE(yp.size() == want.size());
-  const double k = 4 * (27 + 8) / 16777216.0;
-  for (size_t i = 0; i < yb.size(); ++i) {
-    INFO("element " << i << ": blocked " << yb[i] << " plain " << yp[i] << " exact " << want[i]);
-    CHECK(std::fabs(yb[i] - want[i]) <= k * mag[i]);
-    CHECK(std::fabs(yp[i] - want[i]) <= k * mag[i]);
+  const std::vector<HostTensor> in = {Host({1, 3, h, h}, xv)};
+  const double k = 4 * (48 + 8) / 16777216.0;
+  for (int threads : {2, 1}) {
+    rt::SetThreadCount(threads);
+    const std::vector<HostTensor> yb = RunModel(blocked, in), yp = RunModel(plain, in);
+    for (size_t r = 0; r < 2; ++r) {
+      const std::vector<float> vb = Values(yb[r]), vp = Values(yp[r]);
+      REQUIRE(vb.size() == want[r].size());
+      REQUIRE(vp.size() == want[r].size());
+      for (size_t i = 0; i < vb.size(); ++i) {
+        INFO(threads << " thread(s), h " << h << ", output " << r << " element " << i << ": blocked " << vb[i]
+                     << " plain " << vp[i] << " exact " << want[r][i]);
+        CHECK(std::fabs(vb[i] - want[r][i]) <= k * mag[r][i]);
+        CHECK(std::fabs(vp[i] - want[r][i]) <= k * mag[r][i]);
+      }
+    }
   }
+  rt::SetThreadCount(0);
 }
 
 TEST_CASE("layout planning: a pool whose window covers the map reads the same in both layouts",
