@@ -6,6 +6,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -121,7 +123,11 @@ struct Builder {
 
 /// A file with `text` in the temporary folder (removed by the caller or left for the OS).
 inline std::string TempFile(const std::string &name, const std::string &text) {
-  const std::string path = (std::filesystem::temp_directory_path() / ("openatc_passes_" + name)).string();
+  // The process id in the name: ctest runs the [layout] cases in three processes at once
+  // (compiler_graph_passes, compiler_layout_avx2, compiler_layout_sse41), and one truncating a
+  // switch file another is reading made that one compile with every pass on.
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("openatc_passes_" + std::to_string(::getpid()) + "_" + name)).string();
   std::ofstream(path) << text;
   return path;
 }
