@@ -27,6 +27,25 @@ namespace openatc {
 /// The attribute that carries a chain's widest block (absent: 8).
 inline constexpr const char *kChainBlockAttr = "openatc_chain_block";
 
+/// oneDNN's ISA limit as oneDNN reads it: ONEDNN_MAX_CPU_ISA, else DNNL_MAX_CPU_ISA; "" when unset.
+inline const char *OneDnnMaxCpuIsa() {
+  const char *cap = std::getenv("ONEDNN_MAX_CPU_ISA");
+  if (cap == nullptr) cap = std::getenv("DNNL_MAX_CPU_ISA");
+  return cap == nullptr ? "" : cap;
+}
+
+/// True when OneDnnMaxCpuIsa() starts with `prefix` (upper case), in any case.
+inline bool OneDnnMaxCpuIsaStartsWith(const char *prefix) {
+  const char *cap = OneDnnMaxCpuIsa();
+  for (size_t i = 0; prefix[i] != '\0'; ++i) {
+    char c = cap[i];
+    if (c == '\0') return false;
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+    if (c != prefix[i]) return false;
+  }
+  return true;
+}
+
 /// True when oneDNN runs its AVX-512 kernels here (see the file comment); read once.
 inline bool CpuRunsChainBlock16() {
   static const bool yes = [] {
@@ -35,19 +54,9 @@ inline bool CpuRunsChainBlock16() {
 #else
     return false;
 #endif
-    const char *cap = std::getenv("ONEDNN_MAX_CPU_ISA");
-    if (cap == nullptr) cap = std::getenv("DNNL_MAX_CPU_ISA");
-    if (cap == nullptr || *cap == '\0') return true;
-    auto upper_is = [cap](const char *want, size_t n) {
-      for (size_t i = 0; i < n; ++i) {
-        char c = cap[i];
-        if (c == '\0') return false;
-        if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-        if (c != want[i]) return false;
-      }
-      return true;
-    };
-    return (upper_is("ALL", 3) && cap[3] == '\0') || upper_is("AVX512", 6);
+    const char *cap = OneDnnMaxCpuIsa();
+    return *cap == '\0' || (OneDnnMaxCpuIsaStartsWith("ALL") && cap[3] == '\0') ||
+           OneDnnMaxCpuIsaStartsWith("AVX512");
   }();
   return yes;
 }

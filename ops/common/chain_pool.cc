@@ -2,8 +2,6 @@
 #include "common/chain_pool.h"
 
 #include <algorithm>
-#include <cstdlib>
-#include <cstring>
 #include <vector>
 
 #include "common/dnnl_util.h"
@@ -111,20 +109,14 @@ void PoolBaseline(const float *x, const Geometry &g, int64_t b, float *y, float 
     Pool<V4, 2, kMax>(x, g, y, row);
 }
 
-// True when oneDNN's ISA limit (as openatc/chain_block.h reads it) is an SSE level.
-bool IsaCappedAtSse() {
-  const char *cap = std::getenv("ONEDNN_MAX_CPU_ISA");
-  if (cap == nullptr) cap = std::getenv("DNNL_MAX_CPU_ISA");
-  return cap != nullptr && (std::strncmp(cap, "SSE", 3) == 0 || std::strncmp(cap, "sse", 3) == 0);
-}
-
 // The entry for this CPU, within oneDNN's ISA limit, like the chain layout's block (so that
 // ONEDNN_MAX_CPU_ISA=AVX2 or SSE41 runs, and tests, the narrower entries on an AVX-512 machine).
 template <bool kMax>
 void PoolOnThisCpu(const float *x, const Geometry &g, int64_t b, float *y, float *row) {
-  static const auto entry = openatc::CpuRunsChainBlock16()                            ? PoolAvx512<kMax>
-                            : __builtin_cpu_supports("avx2") && !IsaCappedAtSse() ? PoolAvx2<kMax>
-                                                                                  : PoolBaseline<kMax>;
+  static const auto entry =
+      openatc::CpuRunsChainBlock16() ? PoolAvx512<kMax>
+      : __builtin_cpu_supports("avx2") && !openatc::OneDnnMaxCpuIsaStartsWith("SSE") ? PoolAvx2<kMax>
+                                                                                      : PoolBaseline<kMax>;
   entry(x, g, b, y, row);
 }
 
