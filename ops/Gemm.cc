@@ -3,10 +3,12 @@
 // float32 (float16/double via f32) on oneDNN's matmul primitive (transposes as strided views,
 // alpha as output scale, beta * C as a sum post-op over Y pre-filled with C); int32/int64/
 // uint32/uint64 with a plain loop (wrapping). In a static model a float node's primitive is made
-// at load (PrepareNode, ops/common/matmul_prepared.h); other shapes use the per-shape cache.
+// at load (PrepareNode, ops/common/matmul_prepared.h), a constant float32 B packed into the
+// primitive's layout by atc (PackWeights) or at load; other shapes use the per-shape cache.
 #include <cstring>
 #include <type_traits>
 
+#include "common/dnnl_packing.h"
 #include "common/dnnl_util.h"
 #include "common/matmul_prepared.h"
 #include "openatc/weight_packing.h"
@@ -94,9 +96,10 @@ void GemmDescs(const GemmShape &s, dnnl::memory::desc *ad, dnnl::memory::desc *b
   *yd = dnnl_util::PlainF32({s.m, s.n});
 }
 
-// Y = alpha * A' B' (+ beta * Y, which holds C, when `use_c`). Throws dnnl::error.
-dnnl::matmul MakeGemm(const dnnl::memory::desc &ad, const dnnl::memory::desc &bd, const dnnl::memory::desc &yd,
-                      float alpha, float beta, bool use_c) {
+// The primitive of Y = alpha * A' B' (+ beta * Y, which holds C, when `use_c`); B's layout left to
+// oneDNN when `pack_b` (MatMulPd). Throws dnnl::error.
+dnnl::matmul::primitive_desc GemmPd(const dnnl::memory::desc &ad, const dnnl::memory::desc &bd,
+                                    const dnnl::memory::desc &yd, float alpha, float beta, bool use_c, bool pack_b) {
   dnnl::primitive_attr attr;
   if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
   if (use_c) {
@@ -104,9 +107,10 @@ dnnl::matmul MakeGemm(const dnnl::memory::desc &ad, const dnnl::memory::desc &bd
     po.append_sum(beta);
     attr.set_post_ops(po);
   }
-  dnnl::matmul::desc d(ad, bd, yd);
-  return dnnl::matmul(dnnl::matmul::primitive_desc(d, attr, dnnl_util::Engine()));
+  return MatMulPd(ad, bd, dnnl::memory::desc(), yd, attr, pack_b);
 }
+
+int64_t F32Bytes(const GemmShape &s) { return 4 * (s.m * s.k + s.k * s.n + s.m * s.n); }
 }  // namespace
 
 class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc::WeightPackingOp {
@@ -130,32 +134,26 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
     return ge::GRAPH_SUCCESS;
   }
 
-  // Nothing to pack: oneDNN's matmul reads B as it is stored.
-  ge::graphStatus PackWeights(gert::EagerOpExecutionContext *, openatc::PackedWeightSink &) override {
-    return ge::GRAPH_SUCCESS;
+  // A constant float32 B in the primitive's layout (matmul_prepared.h).
+  ge::graphStatus PackWeights(gert::EagerOpExecutionContext *ctx, openatc::PackedWeightSink &sink) override {
+    std::shared_ptr<MatMulPrepared> p;
+    const ge::graphStatus st = Prepare(ctx, nullptr, &p);
+    if (st == ge::GRAPH_SUCCESS && p != nullptr) AddPackedB(*p, 1, sink);
+    return st;
   }
 
-  ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *, size_t,
+  // The packed bytes depend on oneDNN, its ISA and the thread count (dnnl_packing.h).
+  const char *PackingEnvironment() override {
+    packing_environment_ = dnnl_util::PackingEnvironment();
+    return packing_environment_.c_str();
+  }
+
+  ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *packed, size_t count,
                               std::shared_ptr<void> *state) override {
-    const gert::Tensor *a = ctx->GetRequiredInputTensor(0), *b = ctx->GetRequiredInputTensor(1);
-    const gert::Tensor *c = ctx->GetOptionalInputTensor(2);
-    if (a == nullptr || b == nullptr || (c != nullptr && c->GetDataType() != a->GetDataType())) return ge::GRAPH_SUCCESS;
-    const float alpha = AttrFloat(ctx, kAlpha, 1.0f), beta = AttrFloat(ctx, kBeta, 1.0f);
-    try {
-      *state = PrepareMatMul(*a, *b, c != nullptr, [&](MatMulPrepared *p) {
-        GemmShape s;
-        const Dims cd = c ? ToDims(c->GetStorageShape()) : Dims{};
-        if (!Resolve(ctx, p->a, p->b, c ? &cd : nullptr, &s).empty() || s.k <= 0) return false;
-        GemmDescs(s, &p->ad, &p->bd, &p->yd);
-        p->serial = SerialMatMul(s.m * s.n * s.k);
-        dnnl_util::SerialScope scope(p->serial);
-        p->prim = MakeGemm(p->ad, p->bd, p->yd, alpha, beta, c != nullptr && beta != 0.0f);
-        return true;
-      });
-    } catch (const dnnl::error &e) {
-      return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
-    }
-    return ge::GRAPH_SUCCESS;
+    std::shared_ptr<MatMulPrepared> p;
+    const ge::graphStatus st = Prepare(ctx, PackedInput(packed, count, 1), &p);
+    *state = p;
+    return st;
   }
 
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
@@ -199,7 +197,8 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
     if (s.k > 0 && prepared != nullptr && PreparedMatches(*prepared, *a, *b, c)) {
       try {
         dnnl_util::Run(prepared->prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(prepared->ad, pa)},
-                                        {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(prepared->bd, pb)},
+                                        {DNNL_ARG_WEIGHTS, prepared->packed_b ? prepared->packed_b
+                                                                              : dnnl_util::Wrap(prepared->bd, pb)},
                                         {DNNL_ARG_DST, dnnl_util::Wrap(prepared->yd, py)}},
                        prepared->serial);
       } catch (const dnnl::error &e) {
@@ -207,7 +206,7 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
       }
     } else if (s.k > 0) {
       try {
-        const bool serial = SerialMatMul(s.m * s.n * s.k);
+        const bool serial = SerialMatMul(s.m * s.n * s.k, F32Bytes(s));
         dnnl_util::Key key;
         key.Add("mkn", Dims{s.m, s.k, s.n}).Add("ta", s.ta).Add("tb", s.tb).Add("c", use_c);
         key.Add("t", dnnl_util::ThreadsFor(serial));
@@ -220,7 +219,7 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
         GemmDescs(s, &ad, &bd, &yd);
         auto prim = cache_.Get(key, [&] {
           dnnl_util::SerialScope scope(serial);
-          return MakeGemm(ad, bd, yd, alpha, beta, use_c);
+          return dnnl::matmul(GemmPd(ad, bd, yd, alpha, beta, use_c, /*pack_b=*/false));
         });
         dnnl_util::Run(*prim,
                        {{DNNL_ARG_SRC, dnnl_util::Wrap(ad, pa)},
@@ -238,7 +237,37 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
   }
 
  private:
+  // The node's state for its static A, B (and C), B packed when constant float32: the OM's copy
+  // `om` or packed here. Null state: not static, or not a float Gemm.
+  ge::graphStatus Prepare(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *om,
+                          std::shared_ptr<MatMulPrepared> *state) {
+    const gert::Tensor *a = ctx->GetRequiredInputTensor(0), *b = ctx->GetRequiredInputTensor(1);
+    const gert::Tensor *c = ctx->GetOptionalInputTensor(2);
+    if (a == nullptr || b == nullptr || (c != nullptr && c->GetDataType() != a->GetDataType())) return ge::GRAPH_SUCCESS;
+    const float alpha = AttrFloat(ctx, kAlpha, 1.0f), beta = AttrFloat(ctx, kBeta, 1.0f);
+    const float *constant_b = b->GetDataType() == ge::DT_FLOAT && b->GetAddr() != nullptr ? b->GetData<float>() : nullptr;
+    try {
+      *state = PrepareMatMul(*a, *b, c != nullptr, [&](MatMulPrepared *p) {
+        GemmShape s;
+        const Dims cd = c ? ToDims(c->GetStorageShape()) : Dims{};
+        if (!Resolve(ctx, p->a, p->b, c ? &cd : nullptr, &s).empty() || s.k <= 0) return false;
+        GemmDescs(s, &p->ad, &p->bd, &p->yd);
+        p->serial = SerialMatMul(s.m * s.n * s.k, F32Bytes(s));
+        dnnl_util::SerialScope scope(p->serial);
+        const dnnl::matmul::primitive_desc pd =
+            GemmPd(p->ad, p->bd, p->yd, alpha, beta, c != nullptr && beta != 0.0f, constant_b != nullptr);
+        p->prim = dnnl::matmul(pd);
+        p->packed_b = PackB(pd, p->bd, constant_b, om, p->serial, &p->b_from_om);
+        return true;
+      });
+    } catch (const dnnl::error &e) {
+      return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
+    }
+    return ge::GRAPH_SUCCESS;
+  }
+
   dnnl_util::PrimitiveCache<dnnl::matmul> cache_;
+  std::string packing_environment_;
 };
 REG_AUTO_MAPPING_OP(Gemm);
 

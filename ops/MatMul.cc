@@ -1,11 +1,13 @@
 // MatMul (ONNX MatMul-13): numpy.matmul semantics (1-D promotion, N-D batch broadcasting).
 // float32 (float16/double via f32) on oneDNN's matmul primitive; int32/int64/uint32/uint64 with
 // a plain loop (wrapping). In a static model a float node's primitive is made at load
-// (PrepareNode, ops/common/matmul_prepared.h); other shapes use the per-shape cache.
+// (PrepareNode, ops/common/matmul_prepared.h), a constant float32 B packed into the primitive's
+// layout by atc (PackWeights) or at load; other shapes use the per-shape cache.
 // The optional third input `bias` is OpenATC's, set by atc's MatMulBiasAddFoldPass
 // (atc/compiler/src/passes/matmul_bias_add_fold.cc): N values of A's float dtype, added to every
 // row of the product in the same primitive (B at least 2-D, so that the output's last dim is N).
 #include "common/dnnl_matmul.h"
+#include "common/dnnl_packing.h"
 #include "common/dnnl_util.h"
 #include "common/matmul_prepared.h"
 #include "openatc/weight_packing.h"
@@ -34,11 +36,14 @@ dnnl::memory::desc BiasDesc(const MatMulShape &s, bool bias) {
   return dnnl_util::PlainF32(d);
 }
 
-// The plain float32 matmul of `s` (with a bias when `bias`). Throws dnnl::error.
-dnnl::matmul MakeMatMul(const MatMulShape &s, bool bias) {
-  dnnl::matmul::desc d(dnnl_util::PlainF32(s.a), dnnl_util::PlainF32(s.b), BiasDesc(s, bias), dnnl_util::PlainF32(s.dst));
-  return dnnl::matmul(dnnl::matmul::primitive_desc(d, dnnl_util::Engine()));
+// The float32 matmul of `s` (with a bias when `bias`), on plain operands or, with `pack_b`, B in
+// the layout oneDNN chooses (MatMulPd). Throws dnnl::error.
+dnnl::matmul::primitive_desc MatMulPdOf(const MatMulShape &s, bool bias, bool pack_b) {
+  return MatMulPd(dnnl_util::PlainF32(s.a), dnnl_util::PlainF32(s.b), BiasDesc(s, bias), dnnl_util::PlainF32(s.dst),
+                  dnnl::primitive_attr(), pack_b);
 }
+
+int64_t F32Bytes(const MatMulShape &s) { return 4 * (NumElements(s.a) + NumElements(s.b) + NumElements(s.dst)); }
 
 // "" or why a bias of dtype `bias_dt` does not fit A's dtype `dt`.
 std::string CheckBiasDtype(ge::DataType bias_dt, ge::DataType dt) {
@@ -80,46 +85,26 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
     return ge::GRAPH_SUCCESS;
   }
 
-  // Nothing to pack: oneDNN's matmul reads B as it is stored.
-  ge::graphStatus PackWeights(gert::EagerOpExecutionContext *, openatc::PackedWeightSink &) override {
-    return ge::GRAPH_SUCCESS;
+  // A constant float32 B in the primitive's layout (matmul_prepared.h).
+  ge::graphStatus PackWeights(gert::EagerOpExecutionContext *ctx, openatc::PackedWeightSink &sink) override {
+    std::shared_ptr<MatMulPrepared> p;
+    const ge::graphStatus st = Prepare(ctx, nullptr, &p);
+    if (st == ge::GRAPH_SUCCESS && p != nullptr) AddPackedB(*p, 1, sink);
+    return st;
   }
 
-  ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *, size_t,
+  // The packed bytes depend on oneDNN, its ISA and the thread count (dnnl_packing.h).
+  const char *PackingEnvironment() override {
+    packing_environment_ = dnnl_util::PackingEnvironment();
+    return packing_environment_.c_str();
+  }
+
+  ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *packed, size_t count,
                               std::shared_ptr<void> *state) override {
-    const gert::Tensor *a = ctx->GetInputTensor(0), *b = ctx->GetInputTensor(1);
-    const gert::Tensor *bias = ctx->GetOptionalInputTensor(2);
-    if (a == nullptr || b == nullptr) return ge::GRAPH_SUCCESS;
-    try {
-      *state = PrepareMatMul(*a, *b, bias != nullptr, [&](MatMulPrepared *p) {
-        MatMulShape s;
-        if (!ResolveMatMul(p->a, p->b, &s).empty() || s.dst.size() > DNNL_MAX_NDIMS) return false;
-        p->ad = dnnl_util::PlainF32(s.a);
-        p->bd = dnnl_util::PlainF32(s.b);
-        if (bias != nullptr && !CheckBias(ToDims(bias->GetStorageShape()), p->b, s.out).empty()) return false;
-        p->yd = dnnl_util::PlainF32(s.dst);
-        p->cd = BiasDesc(s, p->has_c);
-        p->serial = SerialMatMul(NumElements(s.dst) * s.a.back());
-        {
-          dnnl_util::SerialScope scope(p->serial);
-          p->prim = MakeMatMul(s, p->has_c);
-        }
-        p->out = s.out;
-        const dnnl::engine &engine = dnnl_util::Engine();
-        p->am = dnnl::memory(p->ad, engine, DNNL_MEMORY_NONE);
-        p->bm = dnnl::memory(p->bd, engine, DNNL_MEMORY_NONE);
-        p->ym = dnnl::memory(p->yd, engine, DNNL_MEMORY_NONE);
-        p->args = {{DNNL_ARG_SRC, p->am}, {DNNL_ARG_WEIGHTS, p->bm}, {DNNL_ARG_DST, p->ym}};
-        if (p->has_c) {
-          p->cm = dnnl::memory(p->cd, engine, DNNL_MEMORY_NONE);
-          p->args[DNNL_ARG_BIAS] = p->cm;
-        }
-        return true;
-      });
-    } catch (const dnnl::error &e) {
-      return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
-    }
-    return ge::GRAPH_SUCCESS;
+    std::shared_ptr<MatMulPrepared> p;
+    const ge::graphStatus st = Prepare(ctx, PackedInput(packed, count, 1), &p);
+    *state = p;
+    return st;
   }
 
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
@@ -155,6 +140,48 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
   }
 
  private:
+  // The node's state for its static A and B (and bias), B packed when constant float32: the OM's
+  // copy `om` or packed here. Null state: not static, or not a float MatMul.
+  ge::graphStatus Prepare(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *om,
+                          std::shared_ptr<MatMulPrepared> *state) {
+    const gert::Tensor *a = ctx->GetInputTensor(0), *b = ctx->GetInputTensor(1);
+    const gert::Tensor *bias = ctx->GetOptionalInputTensor(2);
+    if (a == nullptr || b == nullptr) return ge::GRAPH_SUCCESS;
+    const float *constant_b = b->GetDataType() == ge::DT_FLOAT && b->GetAddr() != nullptr ? b->GetData<float>() : nullptr;
+    try {
+      *state = PrepareMatMul(*a, *b, bias != nullptr, [&](MatMulPrepared *p) {
+        MatMulShape s;
+        if (!ResolveMatMul(p->a, p->b, &s).empty() || s.dst.size() > DNNL_MAX_NDIMS) return false;
+        p->ad = dnnl_util::PlainF32(s.a);
+        p->bd = dnnl_util::PlainF32(s.b);
+        if (bias != nullptr && !CheckBias(ToDims(bias->GetStorageShape()), p->b, s.out).empty()) return false;
+        p->yd = dnnl_util::PlainF32(s.dst);
+        p->cd = BiasDesc(s, p->has_c);
+        p->serial = SerialMatMul(NumElements(s.dst) * s.a.back(), F32Bytes(s));
+        {
+          dnnl_util::SerialScope scope(p->serial);
+          const dnnl::matmul::primitive_desc pd = MatMulPdOf(s, p->has_c, constant_b != nullptr);
+          p->prim = dnnl::matmul(pd);
+          p->packed_b = PackB(pd, p->bd, constant_b, om, p->serial, &p->b_from_om);
+        }
+        p->out = s.out;
+        const dnnl::engine &engine = dnnl_util::Engine();
+        p->am = dnnl::memory(p->ad, engine, DNNL_MEMORY_NONE);
+        p->bm = p->packed_b ? p->packed_b : dnnl::memory(p->bd, engine, DNNL_MEMORY_NONE);
+        p->ym = dnnl::memory(p->yd, engine, DNNL_MEMORY_NONE);
+        p->args = {{DNNL_ARG_SRC, p->am}, {DNNL_ARG_WEIGHTS, p->bm}, {DNNL_ARG_DST, p->ym}};
+        if (p->has_c) {
+          p->cm = dnnl::memory(p->cd, engine, DNNL_MEMORY_NONE);
+          p->args[DNNL_ARG_BIAS] = p->cm;
+        }
+        return true;
+      });
+    } catch (const dnnl::error &e) {
+      return Fail(ctx, std::string("oneDNN matmul failed: ") + e.what());
+    }
+    return ge::GRAPH_SUCCESS;
+  }
+
   // The node's prepared primitive on `a`, `b` (and `bias`), which match it: no shape resolution,
   // no oneDNN memory object or args map made (the state's handles are set to this run's data).
   // Runs of one node never overlap (the executor runs a model's nodes one at a time).
@@ -170,7 +197,7 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
     try {
       // oneDNN takes non-const handles; sources are only read.
       p.am.set_data_handle(const_cast<float *>(pa));
-      p.bm.set_data_handle(const_cast<float *>(pb));
+      if (!p.packed_b) p.bm.set_data_handle(const_cast<float *>(pb));
       if (pc != nullptr) p.cm.set_data_handle(const_cast<float *>(pc));
       p.ym.set_data_handle(py);
       dnnl_util::Run(p.prim, p.args, p.serial);
@@ -196,12 +223,12 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
       for (int64_t i = 0; pc != nullptr && i < total; ++i) py[i] += pc[i % n];
     } else {
       try {
-        const bool serial = SerialMatMul(NumElements(s.dst) * k);
+        const bool serial = SerialMatMul(NumElements(s.dst) * k, F32Bytes(s));
         dnnl_util::Key key;
         key.Add("a", s.a).Add("b", s.b).Add("c", pc != nullptr).Add("t", dnnl_util::ThreadsFor(serial));
         auto prim = cache_.Get(key, [&] {
           dnnl_util::SerialScope scope(serial);
-          return MakeMatMul(s, pc != nullptr);
+          return dnnl::matmul(MatMulPdOf(s, pc != nullptr, /*pack_b=*/false));
         });
         std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(dnnl_util::PlainF32(s.a), pa)},
                                                       {DNNL_ARG_WEIGHTS, dnnl_util::Wrap(dnnl_util::PlainF32(s.b), pb)},
@@ -217,6 +244,7 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
   }
 
   dnnl_util::PrimitiveCache<dnnl::matmul> cache_;
+  std::string packing_environment_;
 };
 REG_AUTO_MAPPING_OP(MatMul);
 

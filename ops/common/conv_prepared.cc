@@ -72,20 +72,10 @@ std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, g
   if (!Packable(s->entry, p) || w == nullptr) return s;
   PackedWeights &pk = *s->entry.sides.packed;
   const ConvEntry &e = s->entry;
-  // The OM's copy only when it was made for exactly this primitive's layout on this ISA. Used in
-  // place when aligned as oneDNN allocates (a mapped segment is), else copied into such memory.
-  const bool fits = e.parts == 1 && packed != nullptr && packed->data != nullptr && packed->size == e.wei.get_size() &&
-                    std::strcmp(packed->isa, dnnl_util::CpuIsaName().c_str()) == 0 &&
-                    dnnl_util::LayoutText(e.wei) == packed->layout;
-  if (fits && reinterpret_cast<uintptr_t>(packed->data) % 64 == 0) {
-    pk.mem = dnnl::memory(e.wei, dnnl_util::Engine(), const_cast<uint8_t *>(packed->data));  // read only
-  } else if (fits) {
-    pk.mem = dnnl::memory(e.wei, dnnl_util::Engine());
-    std::memcpy(pk.mem.get_data_handle(), packed->data, packed->size);
-  } else {
-    PackSlices(e, w, /*serial=*/false);
-  }
-  s->from_om = fits;
+  // The OM's copy only when it was made for exactly this primitive's layout on this ISA.
+  pk.mem = e.parts == 1 ? dnnl_util::OmPackedCopy(e.wei, packed) : dnnl::memory();
+  s->from_om = static_cast<bool>(pk.mem);
+  if (!s->from_om) PackSlices(e, w, /*serial=*/false);
   pk.ready.store(true, std::memory_order_release);
   return s;
 }

@@ -1,7 +1,9 @@
 // The ISA name and layout text of weights pre-packed into the OM (dnnl_packing.h).
 #include "common/dnnl_packing.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 
 namespace openatc_ops::dnnl_util {
 namespace {
@@ -61,6 +63,17 @@ std::string LayoutText(const dnnl::memory::desc &md) {
   out += "extra=" + std::to_string(d.extra.flags) + ';';
   out += "size=" + std::to_string(md.get_size());
   return out;
+}
+
+dnnl::memory OmPackedCopy(const dnnl::memory::desc &md, const openatc::PackedWeightView *om) {
+  if (om == nullptr || om->data == nullptr || om->size != md.get_size() || std::strcmp(om->isa, CpuIsaName().c_str()) != 0 ||
+      LayoutText(md) != om->layout)
+    return dnnl::memory();
+  if (reinterpret_cast<uintptr_t>(om->data) % 64 == 0)
+    return dnnl::memory(md, Engine(), const_cast<uint8_t *>(om->data));  // read only
+  dnnl::memory m(md, Engine());
+  std::memcpy(m.get_data_handle(), om->data, om->size);
+  return m;
 }
 
 }  // namespace openatc_ops::dnnl_util

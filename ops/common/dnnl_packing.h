@@ -14,6 +14,7 @@
 #include <string>
 
 #include "common/dnnl_util.h"
+#include "openatc/weight_packing.h"
 
 namespace openatc_ops::dnnl_util {
 
@@ -28,6 +29,11 @@ std::string PackingEnvironment();
 
 /// The layout text of `md`; "" for a descriptor that is not in a blocked format (not packable).
 std::string LayoutText(const dnnl::memory::desc &md);
+
+/// The OM's packed copy `om` as a memory of `md`, when it was made for exactly `md` on this CPU
+/// (ISA name, layout text and size equal); else an empty memory (the caller repacks). In place
+/// (read only) when 64-byte aligned, as oneDNN allocates and a mapped OM segment is; else copied.
+dnnl::memory OmPackedCopy(const dnnl::memory::desc &md, const openatc::PackedWeightView *om);
 
 }  // namespace openatc_ops::dnnl_util
 

@@ -10,19 +10,26 @@
 #define OPENATC_OPS_COMMON_MATMUL_PREPARED_H_
 
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "common/dnnl_util.h"
+#include "openatc/weight_packing.h"
 
 namespace openatc_ops {
 
 /// A float MatMul or Gemm of fewer multiply-adds than this (dst elements x K) is created and run
 /// on the calling thread alone (dnnl_util::SerialScope), like a small Conv (conv_layout.h,
-/// kSerialConvMacs): waking the passive OpenMP team for it costs more than a second thread saves.
+/// kSerialConvMacs): waking the passive OpenMP team for it costs more than a second thread saves,
+/// unless it is memory-bound (SerialMatMul).
 inline constexpr int64_t kSerialMatMulMacs = int64_t{4} << 20;
 
-/// Whether a float MatMul or Gemm of `macs` multiply-adds runs serially: fewer than
-/// kSerialMatMulMacs, and more than one thread configured.
-bool SerialMatMul(int64_t macs);
+/// Whether a float MatMul or Gemm of `macs` multiply-adds over operands of `bytes` (A, B and Y
+/// together) runs serially: fewer than kSerialMatMulMacs, at most
+/// dnnl_util::kSerialMemoryBoundBytes, and more than one thread configured. A classifier's
+/// [1, 2048] x [2048, 1000] has 2M multiply-adds but streams 8 MB of weights, which two threads
+/// read faster than one.
+bool SerialMatMul(int64_t macs, int64_t bytes);
 
 struct MatMulPrepared {
   Dims a, b;                          ///< A's and B's storage dims the primitive was made for
@@ -33,6 +40,9 @@ struct MatMulPrepared {
   dnnl::memory::desc ad, bd, yd;      ///< the operand descriptors (strided for Gemm's transposes)
   dnnl::memory::desc cd;              ///< MatMul's bias descriptor (empty without one)
   dnnl::matmul prim;
+  /// B packed for prim (PackB); empty: B is read as stored, through bd.
+  dnnl::memory packed_b;
+  bool b_from_om = false;  ///< packed_b is the OM's copy
   /// MatMul: its output dims, and memory objects made once without data whose handles each
   /// Execute sets, held in the args map it runs with (no dnnl::memory or map made per run).
   Dims out;
@@ -62,6 +72,26 @@ std::shared_ptr<MatMulPrepared> PrepareMatMul(const gert::Tensor &a, const gert:
   if (!make(s.get())) return nullptr;
   return s;
 }
+
+/// The matmul primitive descriptor of `ad` x `bd` -> `yd` (bias `cd`, may be empty) with `attr`.
+/// With `pack_b`, B's layout is left to oneDNN (format_tag::any), falling back to `bd` where
+/// oneDNN has no implementation for that. Throws dnnl::error.
+dnnl::matmul::primitive_desc MatMulPd(const dnnl::memory::desc &ad, const dnnl::memory::desc &bd,
+                                      const dnnl::memory::desc &cd, const dnnl::memory::desc &yd,
+                                      const dnnl::primitive_attr &attr, bool pack_b);
+
+/// B packed for `pd`: the OM's copy `om` when it was made for exactly that layout on this CPU,
+/// else reordered from `b` (laid out as `plain`; `serial` as the primitive's SerialScope).
+/// Empty when pd reads B as `plain` (nothing to pack). Throws dnnl::error.
+dnnl::memory PackB(const dnnl::matmul::primitive_desc &pd, const dnnl::memory::desc &plain, const float *b,
+                   const openatc::PackedWeightView *om, bool serial, bool *from_om);
+
+/// Compile time (WeightPackingOp::PackWeights): hands `s`'s packed B, input `input` of the node,
+/// to `sink` with this CPU's ISA name and its layout text; nothing when B is not packed.
+void AddPackedB(const MatMulPrepared &s, int32_t input, openatc::PackedWeightSink &sink);
+
+/// The OM's copy of input `input` among `packed[0..count)`, or null.
+const openatc::PackedWeightView *PackedInput(const openatc::PackedWeightView *packed, size_t count, int32_t input);
 
 /// True when `a`, `b`, `c` (null: absent) are what `s` was prepared for.
 bool PreparedMatches(const MatMulPrepared &s, const gert::Tensor &a, const gert::Tensor &b, const gert::Tensor *c);
