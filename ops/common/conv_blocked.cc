@@ -70,6 +70,11 @@ bool WinogradEligible(const ConvProblem &p) {
 }
 }  // namespace
 
+bool UseBrgConv(const ConvProblem &p, int threads) {
+  if (p.group != 1 || p.y.size() != 4 || p.w[2] * p.w[3] == 1 || p.y[2] * p.y[3] > kBrgConvMaxPixels) return false;
+  return threads <= 1 || NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1) >= kBrgConvTeamMacs;
+}
+
 bool UseWinograd(const ConvProblem &p, int threads) {
   if (!WinogradEligible(p)) return false;
   const int64_t tiles = p.y[0] * ((p.y[2] + 3) / 4) * ((p.y[3] + 3) / 4);
@@ -160,7 +165,21 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   if (UseWinograd(p, dnnl_util::ThreadsFor(serial))) algs.insert(algs.begin(), dnnl::algorithm::convolution_winograd);
   dnnl::convolution_forward::primitive_desc pd;
   bool blocked_pd = false;
+  // oneDNN's brgemm kernel where UseBrgConv asks for it: it takes nhwc only, so X, Y and the
+  // addend are reordered from and to the chain layout around it (small maps: a few us).
+  if (algs.size() == 1 && UseBrgConv(p, dnnl_util::ThreadsFor(serial))) {
+    const auto nhwc = dnnl::memory::format_tag::nhwc;
+    try {
+      pd = ConvPd(p, dnnl::algorithm::convolution_direct, dnnl::memory::desc(dnnl_util::DnnlDims(p.x), f32, nhwc),
+                  dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias,
+                  dnnl::memory::desc(dnnl_util::DnnlDims(p.y), f32, nhwc));
+      blocked_pd = std::string(pd.impl_info_str()).rfind("brg", 0) == 0;
+    } catch (const dnnl::error &) {
+      blocked_pd = false;  // this CPU or ISA limit has no brgemm kernel for it: the jit one below
+    }
+  }
   for (dnnl::algorithm alg : algs) {
+    if (blocked_pd) break;
     try {
       pd = ConvPd(p, alg, src, dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias, dst);
       blocked_pd = std::string(pd.impl_info_str()).rfind("ref", 0) != 0;

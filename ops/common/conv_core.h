@@ -107,6 +107,17 @@ bool UseWinograd(const ConvProblem &p, int threads);
 /// 512x512) were tried: peak RSS 302 -> 354 MiB (ONNX Runtime 338-345) and no faster.
 int SplitWinograd(const ConvProblem &p, int threads);
 
+/// oneDNN's brgemm convolution (brgconv, nhwc only) instead of its jit kernel on the chain layout,
+/// for a dense 2-D problem with a kernel wider than 1x1 on an output map of at most
+/// kBrgConvMaxPixels pixels, made for one thread or of at least kBrgConvTeamMacs multiply-adds.
+/// Measured (omrun --profile medians, alternated, 2-core AVX-512 AMD EPYC): light_resnet50's three
+/// 512x512 3x3 on 7x7 (115M multiply-adds) 2000-2100 -> 1300-1550 us at 1 thread and 1050 ->
+/// 800-925 at 2; light_inception_v2's eight 3x3 on 7x7 (11-29M) 3.05 -> 2.31 ms at 1 thread but
+/// 1.72 -> 1.97 at 2; on 14x14 maps and for 1x1 kernels it was slower at both thread counts.
+inline constexpr int64_t kBrgConvMaxPixels = 49;
+inline constexpr int64_t kBrgConvTeamMacs = int64_t{64} << 20;
+bool UseBrgConv(const ConvProblem &p, int threads);
+
 /// Fills `e` with a blocked-layout primitive for `p` and the reorders at its plain or chain-layout
 /// sides (conv_layout.h); the plain primitive when oneDNN offers only its reference
 /// implementation for the blocked one. Throws dnnl::error.
