@@ -114,6 +114,8 @@ int SplitWinograd(const ConvProblem &p, int threads);
 /// 512x512 3x3 on 7x7 (115M multiply-adds) 2000-2100 -> 1300-1550 us at 1 thread and 1050 ->
 /// 800-925 at 2; light_inception_v2's eight 3x3 on 7x7 (11-29M) 3.05 -> 2.31 ms at 1 thread but
 /// 1.72 -> 1.97 at 2; on 14x14 maps and for 1x1 kernels it was slower at both thread counts.
+/// oneDNN 2.6 offers no brgemm kernel with a binary_add post-op: a Conv with a fused residual Add
+/// keeps the jit kernel (MakeBlockedConv takes brgconv only when oneDNN picks it).
 inline constexpr int64_t kBrgConvMaxPixels = 49;
 inline constexpr int64_t kBrgConvTeamMacs = int64_t{64} << 20;
 bool UseBrgConv(const ConvProblem &p, int threads);
