@@ -70,9 +70,9 @@ bool WinogradEligible(const ConvProblem &p) {
 }
 }  // namespace
 
-bool UseBrgConv(const ConvProblem &p, int threads) {
+bool UseBrgConv(const ConvProblem &p) {
   if (p.group != 1 || p.y.size() != 4 || p.w[2] * p.w[3] == 1 || p.y[2] * p.y[3] > kBrgConvMaxPixels) return false;
-  return threads <= 1 || NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1) >= kBrgConvTeamMacs;
+  return NumElements(p.y) * NumElements(p.w) / std::max<int64_t>(p.w[0], 1) >= kBrgConvMacs;
 }
 
 bool UseWinograd(const ConvProblem &p, int threads) {
@@ -167,7 +167,7 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   bool blocked_pd = false;
   // oneDNN's brgemm kernel where UseBrgConv asks for it: it takes nhwc only, so X, Y and the
   // addend are reordered from and to the chain layout around it (small maps: a few us).
-  if (algs.size() == 1 && UseBrgConv(p, dnnl_util::ThreadsFor(serial))) {
+  if (algs.size() == 1 && UseBrgConv(p)) {
     const auto nhwc = dnnl::memory::format_tag::nhwc;
     try {
       pd = ConvPd(p, dnnl::algorithm::convolution_direct, dnnl::memory::desc(dnnl_util::DnnlDims(p.x), f32, nhwc),

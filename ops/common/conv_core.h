@@ -109,16 +109,19 @@ int SplitWinograd(const ConvProblem &p, int threads);
 
 /// oneDNN's brgemm convolution (brgconv, nhwc only) instead of its jit kernel on the chain layout,
 /// for a dense 2-D problem with a kernel wider than 1x1 on an output map of at most
-/// kBrgConvMaxPixels pixels, made for one thread or of at least kBrgConvTeamMacs multiply-adds.
-/// Measured (omrun --profile medians, alternated, 2-core AVX-512 AMD EPYC): light_resnet50's three
-/// 512x512 3x3 on 7x7 (115M multiply-adds) 2000-2100 -> 1300-1550 us at 1 thread and 1050 ->
-/// 800-925 at 2; light_inception_v2's eight 3x3 on 7x7 (11-29M) 3.05 -> 2.31 ms at 1 thread but
-/// 1.72 -> 1.97 at 2; on 14x14 maps and for 1x1 kernels it was slower at both thread counts.
+/// kBrgConvMaxPixels pixels and of at least kBrgConvMacs multiply-adds. Measured (omrun --profile
+/// medians, alternated, 2-core AVX-512 AMD EPYC): light_resnet50's three 512x512 3x3 on 7x7 (115M
+/// multiply-adds) 5.2-5.7 -> 4.7-4.9 ms together at 1 thread, 3.2-3.4 -> 2.5-2.8 at 2;
+/// light_inception_v2's eight 3x3 on 7x7 (11-29M) 3.05 -> 2.31 ms at 1 thread but 1.72 -> 1.97
+/// at 2; on 14x14 maps and for 1x1 kernels it was slower at both thread counts. The rule does not
+/// look at the thread count on purpose: the weights atc packs into the OM are packed for the
+/// kernel it picks, and a load that picked another would repack them (peak RSS of inception_v2 at
+/// 1 thread 183 -> 197 MiB when the 1-thread runs took brgconv for its eight).
 /// oneDNN 2.6 offers no brgemm kernel with a binary_add post-op: a Conv with a fused residual Add
 /// keeps the jit kernel (MakeBlockedConv takes brgconv only when oneDNN picks it).
 inline constexpr int64_t kBrgConvMaxPixels = 49;
-inline constexpr int64_t kBrgConvTeamMacs = int64_t{64} << 20;
-bool UseBrgConv(const ConvProblem &p, int threads);
+inline constexpr int64_t kBrgConvMacs = int64_t{64} << 20;
+bool UseBrgConv(const ConvProblem &p);
 
 /// Fills `e` with a blocked-layout primitive for `p` and the reorders at its plain or chain-layout
 /// sides (conv_layout.h); the plain primitive when oneDNN offers only its reference
