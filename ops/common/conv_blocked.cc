@@ -2,6 +2,7 @@
 // weights packed once (conv_layout.h, conv_core.h: MakeBlockedConv, RunBlockedConv).
 #include <algorithm>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "common/conv_core.h"
@@ -251,6 +252,95 @@ void RunSplitConv(const ConvEntry &e, const float *px, const float *pw, const fl
 }
 }  // namespace
 
+// A node-owned entry's memory objects (ConvEntry::bound): made without data on the first run,
+// their handles set on every run. `*_t`: the primitive's side when that side is reordered (its
+// handle a scratch buffer, which may move between runs).
+struct BoundArgs {
+  bool made = false;
+  int add_index = -1;
+  dnnl::memory src_user, src_t, wei, bias, add_user, add_t, dst_t, dst_user;
+  std::unordered_map<int, dnnl::memory> conv, src_in, add_in, dst_out;
+};
+
+void BindArgs(ConvEntry *e) {
+  if (e->blocked && e->parts == 1) e->bound = std::make_shared<BoundArgs>();
+}
+
+namespace {
+void MakeBound(const ConvEntry &e, bool packed, int add_index, BoundArgs *a) {
+  const BlockedSides &s = e.sides;
+  const dnnl::engine &engine = dnnl_util::Engine();
+  auto none = [&](const dnnl::memory::desc &md) { return dnnl::memory(md, engine, DNNL_MEMORY_NONE); };
+  a->src_user = none(s.src_user);
+  a->conv[DNNL_ARG_SRC] = a->src_user;
+  if (s.src_reorder) {
+    a->src_t = none(e.src);
+    a->src_in = {{DNNL_ARG_FROM, a->src_user}, {DNNL_ARG_TO, a->src_t}};
+    a->conv[DNNL_ARG_SRC] = a->src_t;
+  }
+  a->wei = packed ? e.sides.packed->mem : none(e.wei);
+  a->conv[DNNL_ARG_WEIGHTS] = a->wei;
+  if (e.bias) {
+    a->bias = none(e.bias);
+    a->conv[DNNL_ARG_BIAS] = a->bias;
+  }
+  a->add_index = add_index;
+  if (add_index >= 0) {
+    a->add_user = none(s.add_user);
+    dnnl::memory add = a->add_user;
+    if (s.add_reorder) {
+      a->add_t = none(e.dst);
+      a->add_in = {{DNNL_ARG_FROM, a->add_user}, {DNNL_ARG_TO, a->add_t}};
+      add = a->add_t;
+    }
+    a->conv[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = add;
+  }
+  a->dst_t = none(e.dst);
+  a->conv[DNNL_ARG_DST] = a->dst_t;
+  if (s.dst_reorder) {
+    a->dst_user = none(s.dst_user);
+    a->dst_out = {{DNNL_ARG_FROM, a->dst_t}, {DNNL_ARG_TO, a->dst_user}};
+  }
+  a->made = true;
+}
+
+void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool serial) {
+  if (serial || args.at(DNNL_ARG_TO).get_desc().get_size() <= kSerialReorderBytes)
+    dnnl_util::RunSerial(p, args);
+  else
+    dnnl_util::Run(p, args);
+}
+
+// RunBlockedConv of a bound entry whose weights are packed or read as stored.
+void RunBound(const ConvEntry &e, bool packed, const float *px, const float *pw, const float *pb, const float *pa,
+              int add_index, float *py) {
+  BoundArgs &a = *e.bound;
+  const BlockedSides &s = e.sides;
+  if (!a.made || a.add_index != add_index) MakeBound(e, packed, add_index, &a);
+  // oneDNN takes non-const handles; sources are only read.
+  a.src_user.set_data_handle(const_cast<float *>(px));
+  if (s.src_reorder) {
+    a.src_t.set_data_handle(dnnl_util::Scratch(dnnl_util::ScratchSide::kSource, e.src));
+    Run(s.src_in, a.src_in, s.serial);
+  }
+  if (!packed) a.wei.set_data_handle(const_cast<float *>(pw));
+  if (e.bias) a.bias.set_data_handle(const_cast<float *>(pb));
+  if (add_index >= 0) {
+    a.add_user.set_data_handle(const_cast<float *>(pa));
+    if (s.add_reorder) {
+      a.add_t.set_data_handle(dnnl_util::Scratch(dnnl_util::ScratchSide::kAddend, e.dst));
+      Run(s.add_in, a.add_in, s.serial);
+    }
+  }
+  a.dst_t.set_data_handle(s.dst_reorder ? dnnl_util::Scratch(dnnl_util::ScratchSide::kDestination, e.dst) : py);
+  dnnl_util::Run(e.prim, a.conv, s.serial);
+  if (s.dst_reorder) {
+    a.dst_user.set_data_handle(py);
+    Run(s.dst_out, a.dst_out, s.serial);
+  }
+}
+}  // namespace
+
 void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, const float *pw, const float *pb,
                     const float *pa, int add_index, float *py) {
   if (e.parts > 1) {
@@ -258,6 +348,12 @@ void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, co
     return;
   }
   const BlockedSides &s = e.sides;
+  const bool packed = s.wei_reorder && l.weights_id != 0;
+  if (e.bound && (packed || !s.wei_reorder) && (pb != nullptr) == static_cast<bool>(e.bias)) {
+    if (packed) PackedOnce(e, pw);
+    RunBound(e, packed, px, pw, pb, pa, add_index, py);
+    return;
+  }
   std::unordered_map<int, dnnl::memory> args;
   args[DNNL_ARG_SRC] = Side(dnnl_util::ScratchSide::kSource, s.src_user, px, s.src_reorder, s.src_in, e.src, s.serial);
   if (s.wei_reorder && l.weights_id != 0) {

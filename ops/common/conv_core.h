@@ -42,6 +42,8 @@ struct ConstScan {
   std::atomic<int> state{kUnscanned};
 };
 
+struct BoundArgs;  // conv_blocked.cc
+
 /// A cached primitive and its memory descriptors (one per distinct problem).
 struct ConvEntry {
   dnnl::convolution_forward prim;
@@ -61,6 +63,10 @@ struct ConvEntry {
   /// belongs to one set of constant weights: a prepared node's, or a blocked entry whose cache
   /// key holds openatc_weights_id.
   std::shared_ptr<ConstScan> wb_scan = std::make_shared<ConstScan>();
+  /// Set (BindArgs) only on an entry one node owns (a prepared node's): RunBlockedConv then makes
+  /// its oneDNN memory objects and argument maps once and points them at each run's buffers
+  /// (runs of one node never overlap), instead of creating ~4-8 memory objects and maps a run.
+  std::shared_ptr<BoundArgs> bound;
 };
 
 using ConvCache = dnnl_util::PrimitiveCache<ConvEntry>;
@@ -132,6 +138,10 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
 /// Packs plain weights `w` into the entry's packed weights (ConvEntry::parts slices; on the
 /// calling thread alone when `serial`). The caller holds the packed weights' lock or owns them.
 void PackSlices(const ConvEntry &e, const float *w, bool serial);
+
+/// Makes `e` (a MakeBlockedConv entry of one slice, owned by one node) reuse its memory objects
+/// from run to run (ConvEntry::bound).
+void BindArgs(ConvEntry *e);
 
 /// Runs a MakeBlockedConv entry on plain-or-chain float32 buffers (`pb`, `pa` may be null).
 void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, const float *pw, const float *pb,

@@ -66,6 +66,7 @@ std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, g
   bool serial = false;
   ConvThreads(p, blockable, &serial);
   s->entry = MakeConvEntry(p, has_bias, blockable, serial);
+  BindArgs(&s->entry);
   if (w != nullptr && (b != nullptr || !has_bias))  // the entry is this node's alone: its scan holds for every run
     s->entry.wb_scan->state.store(AnyNonFinite(w, NumElements(p.w)) || AnyNonFinite(b, p.w[0]) ? ConstScan::kNonFinite
                                                                                                 : ConstScan::kFinite);
