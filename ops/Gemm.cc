@@ -254,10 +254,11 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
         GemmDescs(s, &p->ad, &p->bd, &p->yd);
         p->serial = SerialMatMul(s.m * s.n * s.k, F32Bytes(s));
         dnnl_util::SerialScope scope(p->serial);
+        const bool pack = PacksB(constant_b, p->bd);
         const dnnl::matmul::primitive_desc pd =
-            GemmPd(p->ad, p->bd, p->yd, alpha, beta, c != nullptr && beta != 0.0f, constant_b != nullptr);
+            GemmPd(p->ad, p->bd, p->yd, alpha, beta, c != nullptr && beta != 0.0f, pack);
         p->prim = dnnl::matmul(pd);
-        p->packed_b = PackB(pd, p->bd, constant_b, om, p->serial, &p->b_from_om);
+        p->packed_b = PackB(pd, p->bd, pack ? constant_b : nullptr, om, p->serial, &p->b_from_om);
         return true;
       });
     } catch (const dnnl::error &e) {

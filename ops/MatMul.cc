@@ -160,9 +160,10 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
         p->serial = SerialMatMul(NumElements(s.dst) * s.a.back(), F32Bytes(s));
         {
           dnnl_util::SerialScope scope(p->serial);
-          const dnnl::matmul::primitive_desc pd = MatMulPdOf(s, p->has_c, constant_b != nullptr);
+          const bool pack = PacksB(constant_b, p->bd);
+          const dnnl::matmul::primitive_desc pd = MatMulPdOf(s, p->has_c, pack);
           p->prim = dnnl::matmul(pd);
-          p->packed_b = PackB(pd, p->bd, constant_b, om, p->serial, &p->b_from_om);
+          p->packed_b = PackB(pd, p->bd, pack ? constant_b : nullptr, om, p->serial, &p->b_from_om);
         }
         p->out = s.out;
         const dnnl::engine &engine = dnnl_util::Engine();

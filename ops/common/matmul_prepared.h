@@ -73,6 +73,13 @@ std::shared_ptr<MatMulPrepared> PrepareMatMul(const gert::Tensor &a, const gert:
   return s;
 }
 
+/// A constant B smaller than this stays as stored: packing it saves nothing measurable and would
+/// add a padded copy to the OM (a [3, 2] B becomes 4 KiB).
+inline constexpr size_t kPackBMinBytes = size_t{64} << 10;
+
+/// Whether `b`, a constant float32 B laid out as `bd` (nullptr: not constant), is packed (PackB).
+inline bool PacksB(const float *b, const dnnl::memory::desc &bd) { return b != nullptr && bd.get_size() >= kPackBMinBytes; }
+
 /// The matmul primitive descriptor of `ad` x `bd` -> `yd` (bias `cd`, may be empty) with `attr`.
 /// With `pack_b`, B's layout is left to oneDNN (format_tag::any), falling back to `bd` where
 /// oneDNN has no implementation for that. Throws dnnl::error.

@@ -1,13 +1,14 @@
 // Pre-packed B of float Gemm and MatMul nodes (ops/common/matmul_prepared.h: PackB, AddPackedB)
-// on x[3, 64] -> g Gemm(transB, B [40, 64], C [40], alpha 0.5) -> mm MatMul(B [40, 24]) -> out.
+// on x[3, 64] -> g Gemm(transB, B [256, 64], C [256], alpha 0.5) -> mm MatMul(B [256, 64]) -> out
+// (each B 64 KiB, kPackBMinBytes).
 // oneDNN's matmul chooses a blocked layout for a constant B (format_tag::any), so each node gets
 // a packed copy of input 1 in the OM. The packed OM's outputs are bit-identical to those of an OM
 // without copies (WeightPrepackPass:off: B is packed at load by the same reorder) and within the
 // float32 bound of a double reference; a copy whose tags do not match this CPU is repacked, a
 // matching one is what the kernel reads (zeroed bytes change the result).
 //
-// Bound: two products of K <= 64 terms, each |error| <= (K + 2) u M on the network's magnitudes M
-// (|x|, |B|, |C|), the second adding its input's error times |B|: 5 (64 + 8) u M covers both.
+// Bound: two products of K <= 256 terms, each |error| <= (K + 2) u M on the network's magnitudes M
+// (|x|, |B|, |C|), the second adding its input's error times |B|: 5 (256 + 8) u M covers both.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -18,7 +19,7 @@ using namespace pass_test;
 
 namespace {
 
-constexpr int64_t kM = 3, kK = 64, kN = 40, kP = 24;
+constexpr int64_t kM = 3, kK = 64, kN = 256, kP = 64;
 
 struct Net {
   std::vector<float> x = Pattern(size_t(kM * kK), 41);
@@ -102,7 +103,7 @@ TEST_CASE("weight pre-packing: Gemm's and MatMul's constant B packed into the OM
   const std::vector<double> want = net.Reference(false), mag = net.Reference(true);
   REQUIRE(yp.size() == want.size());
   REQUIRE(yq.size() == want.size());
-  const double bound = 5 * (kK + 8) * kU;
+  const double bound = 5 * (kN + 8) * kU;
   for (size_t i = 0; i < want.size(); ++i) {
     INFO("element " << i);
     CHECK(std::memcmp(&yp[i], &yq[i], sizeof(float)) == 0);
