@@ -8,7 +8,6 @@
 #include <cstring>
 #include <type_traits>
 
-#include "common/dnnl_packing.h"
 #include "common/dnnl_util.h"
 #include "common/matmul_prepared.h"
 #include "openatc/weight_packing.h"
@@ -113,7 +112,7 @@ dnnl::matmul::primitive_desc GemmPd(const dnnl::memory::desc &ad, const dnnl::me
 int64_t F32Bytes(const GemmShape &s) { return 4 * (s.m * s.k + s.k * s.n + s.m * s.n); }
 }  // namespace
 
-class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc::WeightPackingOp {
+class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public MatMulPackingOp<Gemm> {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType a = ctx->GetInputDataType(0);
@@ -132,28 +131,6 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
     if (!err.empty()) return Fail(ctx, err);
     *ctx->GetOutputShape(0) = ToShape({s.m, s.n});
     return ge::GRAPH_SUCCESS;
-  }
-
-  // A constant float32 B in the primitive's layout (matmul_prepared.h).
-  ge::graphStatus PackWeights(gert::EagerOpExecutionContext *ctx, openatc::PackedWeightSink &sink) override {
-    std::shared_ptr<MatMulPrepared> p;
-    const ge::graphStatus st = Prepare(ctx, nullptr, &p);
-    if (st == ge::GRAPH_SUCCESS && p != nullptr) AddPackedB(*p, 1, sink);
-    return st;
-  }
-
-  // The packed bytes depend on oneDNN, its ISA and the thread count (dnnl_packing.h).
-  const char *PackingEnvironment() override {
-    packing_environment_ = dnnl_util::PackingEnvironment();
-    return packing_environment_.c_str();
-  }
-
-  ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *packed, size_t count,
-                              std::shared_ptr<void> *state) override {
-    std::shared_ptr<MatMulPrepared> p;
-    const ge::graphStatus st = Prepare(ctx, PackedInput(packed, count, 1), &p);
-    *state = p;
-    return st;
   }
 
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
@@ -237,6 +214,8 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
   }
 
  private:
+  friend class MatMulPackingOp<Gemm>;
+
   // The node's state for its static A, B (and C), B packed when constant float32: the OM's copy
   // `om` or packed here. Null state: not static, or not a float Gemm.
   ge::graphStatus Prepare(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *om,
@@ -268,7 +247,6 @@ class Gemm : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
   }
 
   dnnl_util::PrimitiveCache<dnnl::matmul> cache_;
-  std::string packing_environment_;
 };
 REG_AUTO_MAPPING_OP(Gemm);
 

@@ -7,7 +7,6 @@
 // (atc/compiler/src/passes/matmul_bias_add_fold.cc): N values of A's float dtype, added to every
 // row of the product in the same primitive (B at least 2-D, so that the output's last dim is N).
 #include "common/dnnl_matmul.h"
-#include "common/dnnl_packing.h"
 #include "common/dnnl_util.h"
 #include "common/matmul_prepared.h"
 #include "openatc/weight_packing.h"
@@ -58,7 +57,7 @@ std::string CheckBias(const Dims &bias, const Dims &b, const Dims &out) {
 }
 }  // namespace
 
-class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc::WeightPackingOp {
+class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public MatMulPackingOp<MatMul> {
  public:
   ge::graphStatus InferDataType(gert::InferDataTypeContext *ctx) override {
     const ge::DataType a = ctx->GetInputDataType(0);
@@ -83,28 +82,6 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
     }
     *ctx->GetOutputShape(0) = ToShape(s.out);
     return ge::GRAPH_SUCCESS;
-  }
-
-  // A constant float32 B in the primitive's layout (matmul_prepared.h).
-  ge::graphStatus PackWeights(gert::EagerOpExecutionContext *ctx, openatc::PackedWeightSink &sink) override {
-    std::shared_ptr<MatMulPrepared> p;
-    const ge::graphStatus st = Prepare(ctx, nullptr, &p);
-    if (st == ge::GRAPH_SUCCESS && p != nullptr) AddPackedB(*p, 1, sink);
-    return st;
-  }
-
-  // The packed bytes depend on oneDNN, its ISA and the thread count (dnnl_packing.h).
-  const char *PackingEnvironment() override {
-    packing_environment_ = dnnl_util::PackingEnvironment();
-    return packing_environment_.c_str();
-  }
-
-  ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *packed, size_t count,
-                              std::shared_ptr<void> *state) override {
-    std::shared_ptr<MatMulPrepared> p;
-    const ge::graphStatus st = Prepare(ctx, PackedInput(packed, count, 1), &p);
-    *state = p;
-    return st;
   }
 
   ge::graphStatus Execute(gert::EagerOpExecutionContext *ctx) override {
@@ -140,6 +117,8 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
   }
 
  private:
+  friend class MatMulPackingOp<MatMul>;
+
   // The node's state for its static A and B (and bias), B packed when constant float32: the OM's
   // copy `om` or packed here. Null state: not static, or not a float MatMul.
   ge::graphStatus Prepare(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *om,
@@ -245,7 +224,6 @@ class MatMul : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openat
   }
 
   dnnl_util::PrimitiveCache<dnnl::matmul> cache_;
-  std::string packing_environment_;
 };
 REG_AUTO_MAPPING_OP(MatMul);
 

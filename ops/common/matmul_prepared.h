@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/dnnl_packing.h"
 #include "common/dnnl_util.h"
 #include "openatc/weight_packing.h"
 
@@ -99,6 +100,37 @@ void AddPackedB(const MatMulPrepared &s, int32_t input, openatc::PackedWeightSin
 
 /// The OM's copy of input `input` among `packed[0..count)`, or null.
 const openatc::PackedWeightView *PackedInput(const openatc::PackedWeightView *packed, size_t count, int32_t input);
+
+/// The WeightPackingOp side of the built-in MatMul and Gemm, which pack a constant B (input 1):
+/// `Op::Prepare(ctx, om, &state)` makes the node's state with B packed (the OM's copy `om`, or
+/// packed there); PackWeights hands that copy to atc.
+template <typename Op>
+class MatMulPackingOp : public openatc::WeightPackingOp {
+ public:
+  ge::graphStatus PackWeights(gert::EagerOpExecutionContext *ctx, openatc::PackedWeightSink &sink) override {
+    std::shared_ptr<MatMulPrepared> p;
+    const ge::graphStatus st = static_cast<Op *>(this)->Prepare(ctx, nullptr, &p);
+    if (st == ge::GRAPH_SUCCESS && p != nullptr) AddPackedB(*p, 1, sink);
+    return st;
+  }
+
+  // The packed bytes depend on oneDNN, its ISA and the thread count (dnnl_packing.h).
+  const char *PackingEnvironment() override {
+    packing_environment_ = dnnl_util::PackingEnvironment();
+    return packing_environment_.c_str();
+  }
+
+  ge::graphStatus PrepareNode(gert::EagerOpExecutionContext *ctx, const openatc::PackedWeightView *packed, size_t count,
+                              std::shared_ptr<void> *state) override {
+    std::shared_ptr<MatMulPrepared> p;
+    const ge::graphStatus st = static_cast<Op *>(this)->Prepare(ctx, PackedInput(packed, count, 1), &p);
+    *state = p;
+    return st;
+  }
+
+ private:
+  std::string packing_environment_;
+};
 
 /// True when `a`, `b`, `c` (null: absent) are what `s` was prepared for.
 bool PreparedMatches(const MatMulPrepared &s, const gert::Tensor &a, const gert::Tensor &b, const gert::Tensor *c);
