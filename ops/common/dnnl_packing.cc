@@ -66,9 +66,10 @@ std::string LayoutText(const dnnl::memory::desc &md) {
 }
 
 dnnl::memory OmPackedCopy(const dnnl::memory::desc &md, const openatc::PackedWeightView *om) {
-  if (om == nullptr || om->data == nullptr || om->size != md.get_size() || std::strcmp(om->isa, CpuIsaName().c_str()) != 0 ||
-      LayoutText(md) != om->layout)
+  if (om == nullptr || om->data == nullptr || om->size != md.get_size() || std::strcmp(om->isa, CpuIsaName().c_str()) != 0)
     return dnnl::memory();
+  const std::string layout = LayoutText(md);
+  if (layout.empty() || layout != om->layout) return dnnl::memory();
   if (reinterpret_cast<uintptr_t>(om->data) % 64 == 0)
     return dnnl::memory(md, Engine(), const_cast<uint8_t *>(om->data));  // read only
   dnnl::memory m(md, Engine());

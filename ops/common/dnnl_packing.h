@@ -31,7 +31,8 @@ std::string PackingEnvironment();
 std::string LayoutText(const dnnl::memory::desc &md);
 
 /// The OM's packed copy `om` as a memory of `md`, when it was made for exactly `md` on this CPU
-/// (ISA name, layout text and size equal); else an empty memory (the caller repacks). In place
+/// (ISA name, layout text and size equal; `md` in a blocked format); else an empty memory (the
+/// caller repacks). In place
 /// (read only) when 64-byte aligned, as oneDNN allocates and a mapped OM segment is; else copied.
 dnnl::memory OmPackedCopy(const dnnl::memory::desc &md, const openatc::PackedWeightView *om);
 

@@ -35,7 +35,7 @@ dnnl::memory PackB(const dnnl::matmul::primitive_desc &pd, const dnnl::memory::d
                    const openatc::PackedWeightView *om, bool serial, bool *from_om) {
   *from_om = false;
   const dnnl::memory::desc packed = pd.weights_desc();
-  if (b == nullptr || packed == plain || dnnl_util::LayoutText(packed).empty()) return dnnl::memory();
+  if (b == nullptr || packed == plain) return dnnl::memory();
   if (dnnl::memory m = dnnl_util::OmPackedCopy(packed, om)) {
     *from_om = true;
     return m;
@@ -49,8 +49,9 @@ dnnl::memory PackB(const dnnl::matmul::primitive_desc &pd, const dnnl::memory::d
 void AddPackedB(const MatMulPrepared &s, int32_t input, openatc::PackedWeightSink &sink) {
   if (!s.packed_b) return;
   const dnnl::memory::desc md = s.packed_b.get_desc();
-  sink.Add(input, dnnl_util::CpuIsaName().c_str(), dnnl_util::LayoutText(md).c_str(), s.packed_b.get_data_handle(),
-           md.get_size());
+  const std::string layout = dnnl_util::LayoutText(md);
+  if (layout.empty()) return;  // not a blocked format: no text that pins it down, packed at load only
+  sink.Add(input, dnnl_util::CpuIsaName().c_str(), layout.c_str(), s.packed_b.get_data_handle(), md.get_size());
 }
 
 const openatc::PackedWeightView *PackedInput(const openatc::PackedWeightView *packed, size_t count, int32_t input) {

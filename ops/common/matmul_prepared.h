@@ -95,7 +95,8 @@ dnnl::memory PackB(const dnnl::matmul::primitive_desc &pd, const dnnl::memory::d
                    const openatc::PackedWeightView *om, bool serial, bool *from_om);
 
 /// Compile time (WeightPackingOp::PackWeights): hands `s`'s packed B, input `input` of the node,
-/// to `sink` with this CPU's ISA name and its layout text; nothing when B is not packed.
+/// to `sink` with this CPU's ISA name and its layout text; nothing when B is not packed or not in
+/// a blocked format.
 void AddPackedB(const MatMulPrepared &s, int32_t input, openatc::PackedWeightSink &sink);
 
 /// The OM's copy of input `input` among `packed[0..count)`, or null.
