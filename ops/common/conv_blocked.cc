@@ -22,11 +22,16 @@ namespace {
 // Reorders of at most this many bytes run on the calling thread alone (dnnl_util::RunSerial).
 constexpr size_t kSerialReorderBytes = 256 * 1024;
 
-void Reorder(const dnnl::reorder &r, const dnnl::memory &from, const dnnl::memory &to, bool serial) {
-  if (serial || to.get_desc().get_size() <= kSerialReorderBytes)
-    dnnl_util::RunSerial(r, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+// `r` on prebuilt arguments (DNNL_ARG_FROM, DNNL_ARG_TO).
+void Reorder(const dnnl::reorder &r, const std::unordered_map<int, dnnl::memory> &args, bool serial) {
+  if (serial || args.at(DNNL_ARG_TO).get_desc().get_size() <= kSerialReorderBytes)
+    dnnl_util::RunSerial(r, args);
   else
-    dnnl_util::Run(r, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}});
+    dnnl_util::Run(r, args);
+}
+
+void Reorder(const dnnl::reorder &r, const dnnl::memory &from, const dnnl::memory &to, bool serial) {
+  Reorder(r, {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, to}}, serial);
 }
 
 // `user` (a buffer of `user_md`), reordered into a scratch buffer of `md` when `reorder` is set.
@@ -304,13 +309,6 @@ void MakeBound(const ConvEntry &e, bool packed, int add_index, BoundArgs *a) {
   a->made = true;
 }
 
-void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool serial) {
-  if (serial || args.at(DNNL_ARG_TO).get_desc().get_size() <= kSerialReorderBytes)
-    dnnl_util::RunSerial(p, args);
-  else
-    dnnl_util::Run(p, args);
-}
-
 // RunBlockedConv of a bound entry whose weights are packed or read as stored.
 void RunBound(const ConvEntry &e, bool packed, const float *px, const float *pw, const float *pb, const float *pa,
               int add_index, float *py) {
@@ -321,7 +319,7 @@ void RunBound(const ConvEntry &e, bool packed, const float *px, const float *pw,
   a.src_user.set_data_handle(const_cast<float *>(px));
   if (s.src_reorder) {
     a.src_t.set_data_handle(dnnl_util::Scratch(dnnl_util::ScratchSide::kSource, e.src));
-    Run(s.src_in, a.src_in, s.serial);
+    Reorder(s.src_in, a.src_in, s.serial);
   }
   if (!packed) a.wei.set_data_handle(const_cast<float *>(pw));
   if (e.bias) a.bias.set_data_handle(const_cast<float *>(pb));
@@ -329,14 +327,14 @@ void RunBound(const ConvEntry &e, bool packed, const float *px, const float *pw,
     a.add_user.set_data_handle(const_cast<float *>(pa));
     if (s.add_reorder) {
       a.add_t.set_data_handle(dnnl_util::Scratch(dnnl_util::ScratchSide::kAddend, e.dst));
-      Run(s.add_in, a.add_in, s.serial);
+      Reorder(s.add_in, a.add_in, s.serial);
     }
   }
   a.dst_t.set_data_handle(s.dst_reorder ? dnnl_util::Scratch(dnnl_util::ScratchSide::kDestination, e.dst) : py);
   dnnl_util::Run(e.prim, a.conv, s.serial);
   if (s.dst_reorder) {
     a.dst_user.set_data_handle(py);
-    Run(s.dst_out, a.dst_out, s.serial);
+    Reorder(s.dst_out, a.dst_out, s.serial);
   }
 }
 }  // namespace
