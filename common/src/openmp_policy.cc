@@ -11,8 +11,8 @@ std::string PrepareOpenMpWaitPolicy() {
     const char *wait = std::getenv("OMP_WAIT_POLICY");
     if (wait != nullptr) return std::string("OMP_WAIT_POLICY=") + wait;
     if (spin != nullptr) return std::string("GOMP_SPINCOUNT=") + spin;
-    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
-    return std::string("OMP_WAIT_POLICY=PASSIVE");
+    setenv("GOMP_SPINCOUNT", "0", 0);
+    return std::string("GOMP_SPINCOUNT=0");
   }();
   return policy;
 }

@@ -12,12 +12,12 @@
 #include "acl/acl_rt.h"
 #include "oneapi/dnnl/dnnl_debug.h"
 
-// The OpenMP runtime API (OpenMP 5.x, section 3.2) from libgomp, declared here rather than via
-// <omp.h>, which clang ships only with libomp-dev.
+// The OpenMP entry points this library defines for itself and oneDNN (common/omp_team.h), declared
+// here rather than via <omp.h>, which clang ships only with libomp-dev.
 extern "C" {
 int omp_get_max_threads(void);
 void omp_set_num_threads(int num_threads);
-// libgomp's entry behind `#pragma omp parallel num_threads(n)` (its ABI since GCC 4.9): runs
+// The entry behind `#pragma omp parallel num_threads(n)` (libgomp's ABI since GCC 4.9): runs
 // fn(data) on a team of n threads, the caller included, and joins them.
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
 }

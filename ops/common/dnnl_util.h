@@ -5,16 +5,16 @@
  * (row-major) memory descriptors from ONNX dims, float conversion for dtypes oneDNN does not
  * compute here, and a per-op primitive cache keyed by a hashed list of integers (Key).
  *
- * Threading: Debian's libdnnl2 (oneDNN 2.6.3) is built with DNNL_CPU_RUNTIME=OMP (GNU libgomp).
- * Every Run sets the OpenMP thread count of the calling thread to the host runtime's thread count
+ * Threading: Debian's libdnnl2 (oneDNN 2.6.3) is built with DNNL_CPU_RUNTIME=OMP (GNU libgomp's
+ * ABI); the OpenMP entry points it calls are this library's own team (common/omp_team.h). Every Run sets the OpenMP thread count of the calling thread to the host runtime's thread count
  * (aclrtGetDeviceInfo(ACL_DEV_ATTR_AICPU_CORE_NUM): `omrun --threads N` exactly, also under
  * OPENATC_EMULATION, where the AI Core count is the emulated chip's) and the count is part of
  * every cache key, because oneDNN sizes some kernels for the thread count seen at primitive
  * creation. There is no process-wide lock: a dnnl::stream is not thread-safe, so each thread
  * executes on its own stream, while a primitive's execute is (oneDNN's documentation), so one
  * cached primitive serves every thread. Two models run from two threads get two OpenMP teams.
- * The teams' wait policy is chosen before libgomp loads (PASSIVE, common/src/openmp_policy.cc;
- * docs/architecture.md, Threads), so no team spins after its work.
+ * A team spins briefly between regions unless its core is shared, then sleeps (omp_team.h;
+ * docs/architecture.md, Threads).
  *
  * Dtypes: oneDNN 2.6 computes f32 on every x86-64 CPU; f16 convolution/matmul needs AVX512-FP16,
  * which the CPUs we target lack, so float16 and double tensors are converted to f32, computed,

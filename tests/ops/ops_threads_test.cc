@@ -1,6 +1,7 @@
 // The run path's threading (docs/architecture.md, Threads): `--threads N` (rt::SetThreadCount)
 // sizes oneDNN's OpenMP team exactly, also under OPENATC_EMULATION (whose chip reports 24 AI
-// Cores); the team sleeps once its work is done (OMP_WAIT_POLICY=PASSIVE chosen by the runtime);
+// Cores), and it is the ops library's own team (ops/common/omp_team.h), which sleeps once its work is
+// done, while any libgomp team sleeps at once (GOMP_SPINCOUNT=0 chosen by the runtime);
 // and ops run from several threads at once, without a process-wide lock, give the same values.
 #include <catch2/catch.hpp>
 #include <dirent.h>
@@ -32,6 +33,21 @@ int TaskCount() {
   DIR *d = opendir("/proc/self/task");
   if (d == nullptr) return -1;
   while (const dirent *e = readdir(d)) n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+
+// The threads named `name` (/proc/self/task/*/comm).
+int TasksNamed(const std::string &name) {
+  int n = 0;
+  DIR *d = opendir("/proc/self/task");
+  if (d == nullptr) return -1;
+  while (const dirent *e = readdir(d)) {
+    if (e->d_name[0] == '.') continue;
+    std::string comm;
+    std::ifstream(std::string("/proc/self/task/") + e->d_name + "/comm") >> comm;
+    n += comm == name;
+  }
   closedir(d);
   return n;
 }
@@ -90,6 +106,7 @@ TEST_CASE("--threads 2 gives oneDNN a team of exactly 2 threads under emulation"
   rt::SetThreadCount(0);
   CHECK(tasks_one == tasks_start);    // no OpenMP worker at 1 thread
   CHECK(tasks_two - tasks_one == 1);  // one next to the caller at 2, not 23
+  CHECK(TasksNamed("openatc-omp") == 1);  // ops/common/omp_team.h kWorkerName, not libgomp's
   CHECK(Values<float>(one[0]) == Values<float>(two[0]));
   CHECK(Values<float>(two[0])[(5 * 24 + 7) * 24 + 11] == ConvAt(1.0f, 5, 7, 11));
 }
@@ -104,10 +121,13 @@ TEST_CASE("the OpenMP team sleeps after its work", "[ops][threads]") {
   rt::SetThreadCount(2);
   RunOp(ConvCase(1.0f));
   rt::SetThreadCount(0);
-  CHECK(PrepareOpenMpWaitPolicy() == "OMP_WAIT_POLICY=PASSIVE");
-  CHECK(std::string(std::getenv("OMP_WAIT_POLICY")) == "PASSIVE");
-  // Measured on the CI machine: libgomp's default spin (300000 rounds) burns ~0.5 ms of CPU after
-  // a region, ACTIVE spins for good (~90 ms of the 200), a passive team ~0.03 ms.
+  CHECK(PrepareOpenMpWaitPolicy() == "GOMP_SPINCOUNT=0");
+  CHECK(std::string(std::getenv("GOMP_SPINCOUNT")) == "0");
+  // The ops' own team spins for at most kSpinMicros (0.1 ms) after a region, then sleeps: from
+  // 10 ms after the region on, its workers burn nothing. Measured on the CI machine: libgomp's
+  // default spin (300000 rounds) burns ~0.5 ms of CPU after a region, ACTIVE spins for good
+  // (~90 ms of the 200), a passive team ~0.03 ms.
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
   const double cpu0 = OtherThreadsCpuMs();
   std::this_thread::sleep_for(std::chrono::milliseconds(200));
   CHECK(OtherThreadsCpuMs() - cpu0 < 0.2);

@@ -6,12 +6,14 @@
 
 namespace openatc {
 
-/// Sets OMP_WAIT_POLICY=PASSIVE in the environment unless the user already set OMP_WAIT_POLICY or
-/// GOMP_SPINCOUNT, so that oneDNN's OpenMP teams (GNU libgomp, loaded with the built-in ops)
-/// sleep instead of spinning once their work is done. libgomp reads both variables once, when it
-/// loads: call this before every dlopen that may bring it in (kernel binaries, OPP libraries).
-/// Returns the setting in effect, "OMP_WAIT_POLICY=<v>" or "GOMP_SPINCOUNT=<v>". Thread-safe;
-/// the environment is changed at most once, on the first call.
+/// Sets GOMP_SPINCOUNT=0 in the environment unless the user already set OMP_WAIT_POLICY or
+/// GOMP_SPINCOUNT, so that the GNU libgomp teams of this process (a kernel binary's or OPP
+/// library's own OpenMP code, or oneDNN's where a process put libgomp in its global scope) sleep
+/// instead of spinning once their work is done. libgomp reads both variables once, when it loads:
+/// call this before every dlopen that may bring it in (kernel binaries, OPP libraries). The
+/// built-in ops' own team (ops/common/omp_team.h) reads OMP_WAIT_POLICY only, so the user's
+/// choice reaches both. Returns the setting in effect, "OMP_WAIT_POLICY=<v>" or
+/// "GOMP_SPINCOUNT=<v>". Thread-safe; the environment is changed at most once, on the first call.
 std::string PrepareOpenMpWaitPolicy();
 
 }  // namespace openatc

@@ -1,0 +1,40 @@
+// The OpenMP team runtime of the built-in ops: the seven OpenMP entry points that oneDNN 2.6 and
+// these ops call (GOMP_parallel, GOMP_barrier, omp_get_thread_num, omp_get_num_threads,
+// omp_get_max_threads, omp_set_num_threads, omp_in_parallel), defined by this library so that its
+// oneDNN binds to them instead of libgomp's, with a wait policy of its own: a waiting thread
+// spins for up to kSpinMicros, then sleeps on a futex, and one whose core another runnable task
+// shares sleeps at once (omp_team.cc, SpinGate). Why and what it measured: docs/architecture.md,
+// Threads.
+//
+// OMP_WAIT_POLICY (the standard variable): PASSIVE never spins, ACTIVE always spins (up to
+// kActiveSpinMicros, not looking at the core); unset: the policy above. OMP_NUM_THREADS (its
+// first value) is the default team size, else the CPUs this process may run on. Nested regions
+// run on the thread that meets them.
+//
+// Binding: the dynamic linker resolves libdnnl's references through the global scope first, then
+// through this library's dependency tree, in which this library comes first. A process that put
+// libgomp in its global scope (linked it, or dlopen'ed it RTLD_GLOBAL) keeps libgomp for both;
+// the answer is whole either way, because all seven symbols resolve in the same scope.
+#pragma once
+
+#include <cstdint>
+
+namespace openatc_ops::omp_team {
+
+inline constexpr int64_t kSpinMicros = 100;
+inline constexpr int64_t kActiveSpinMicros = 1000 * 1000;
+// SpinGate: a core is shared when a thread's run delay beyond kWakeAllowanceMicros per time it
+// was scheduled exceeds 1/kContendedShare of the time; the thread then sleeps at once for
+// kQuietMillis.
+inline constexpr int64_t kWakeAllowanceMicros = 50;
+inline constexpr int64_t kContendedShare = 8;
+inline constexpr int64_t kQuietMillis = 100;
+
+/// The name of the team's worker threads (/proc/<pid>/task/<tid>/comm, `top -H`).
+inline constexpr char kWorkerName[] = "openatc-omp";
+
+/// Parallel regions of more than one thread that this runtime has run in this process (a test
+/// sees from it that oneDNN's regions arrive here).
+uint64_t RegionsRun();
+
+}  // namespace openatc_ops::omp_team
