@@ -3,18 +3,20 @@
 // omp_get_max_threads, omp_set_num_threads, omp_in_parallel), defined by this library so that its
 // oneDNN binds to them instead of libgomp's, with a wait policy of its own: a waiting thread
 // spins for up to kSpinMicros, then sleeps on a futex, and one whose core another runnable task
-// shares sleeps at once (omp_team.cc, SpinGate). Why and what it measured: docs/architecture.md,
+// shares sleeps at once (omp_spin_gate.h). Why and what it measured: docs/architecture.md,
 // Threads.
 //
 // OMP_WAIT_POLICY (the standard variable): PASSIVE never spins, ACTIVE always spins (up to
 // kActiveSpinMicros, not looking at the core); unset: the policy above. OMP_NUM_THREADS (its
 // first value) is the default team size, else the CPUs this process may run on. Nested regions
-// run on the thread that meets them.
+// run on the thread that meets them; a worker's region starts with its master's nthreads-var.
+// A thread the system refuses makes the team smaller (oneDNN splits its work over the team it
+// gets). A region met after the thread's destructors ran runs on that thread alone.
 //
 // Binding: the dynamic linker resolves libdnnl's references through the global scope first, then
-// through this library's dependency tree, in which this library comes first. A process that put
-// libgomp in its global scope (linked it, or dlopen'ed it RTLD_GLOBAL) keeps libgomp for both;
-// the answer is whole either way, because all seven symbols resolve in the same scope.
+// through the dependency tree of the object that loaded it, in which this library comes first.
+// Where libdnnl was bound elsewhere (libgomp in the global scope, or libdnnl brought in earlier by
+// another object), each entry point forwards to the runtime libdnnl uses (omp_binding.h).
 #pragma once
 
 #include <cstdint>
@@ -23,18 +25,12 @@ namespace openatc_ops::omp_team {
 
 inline constexpr int64_t kSpinMicros = 100;
 inline constexpr int64_t kActiveSpinMicros = 1000 * 1000;
-// SpinGate: a core is shared when a thread's run delay beyond kWakeAllowanceMicros per time it
-// was scheduled exceeds 1/kContendedShare of the time; the thread then sleeps at once for
-// kQuietMillis.
-inline constexpr int64_t kWakeAllowanceMicros = 50;
-inline constexpr int64_t kContendedShare = 8;
-inline constexpr int64_t kQuietMillis = 100;
 
 /// The name of the team's worker threads (/proc/<pid>/task/<tid>/comm, `top -H`).
 inline constexpr char kWorkerName[] = "openatc-omp";
 
 /// Parallel regions of more than one thread that this runtime has run in this process (a test
-/// sees from it that oneDNN's regions arrive here).
+/// sees from it that oneDNN's regions arrive here; none when they are forwarded elsewhere).
 uint64_t RegionsRun();
 
 }  // namespace openatc_ops::omp_team

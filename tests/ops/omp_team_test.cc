@@ -13,6 +13,7 @@
 #include <chrono>
 #include <fstream>
 #include <mutex>
+#include <stdexcept>
 #include <set>
 #include <string>
 #include <thread>
@@ -203,4 +204,55 @@ TEST_CASE("oneDNN's primitives run their regions on this team and compute exact 
       wrong += c[i * N + j] != static_cast<float>(ref);
     }
   CHECK(wrong == 0);
+}
+
+TEST_CASE("a worker's region starts with its master's nthreads-var", "[omp_team]") {
+  omp_set_num_threads(3);
+  std::array<std::atomic<int>, 3> seen{};
+  Parallel(3, [&] { seen[static_cast<size_t>(omp_get_thread_num())] = omp_get_max_threads(); });
+  for (auto &s : seen) CHECK(s == 3);
+  omp_set_num_threads(2);
+}
+
+TEST_CASE("an exception out of the caller's share leaves after the join, the thread outside any region",
+          "[omp_team]") {
+  std::atomic<int> done{0};
+  CHECK_THROWS_AS(Parallel(2,
+                           [&] {
+                             if (omp_get_thread_num() == 0) throw std::runtime_error("share 0");
+                             ++done;
+                           }),
+                  std::runtime_error);
+  CHECK(done == 1);  // the worker's share ran and was joined
+  CHECK(omp_in_parallel() == 0);
+  CHECK(omp_get_num_threads() == 1);
+  Seen seen;
+  Parallel(2, [&] { seen.Note(); });
+  CHECK(seen.ids.size() == 2u);
+}
+
+namespace {
+// Runs a region from its destructor, which runs after the thread's team was joined (it is
+// registered before the team's holder, so it is destroyed after it).
+struct LateRegion {
+  std::atomic<int> *ran = nullptr, *size = nullptr;
+  ~LateRegion() {
+    if (ran != nullptr) Parallel(2, [this] {
+        ++*ran;
+        *size = omp_get_num_threads();
+      });
+  }
+};
+thread_local LateRegion t_late;
+}  // namespace
+
+TEST_CASE("a region met after the thread's team was joined runs on that thread alone", "[omp_team]") {
+  std::atomic<int> ran{0}, size{0};
+  std::thread([&] {
+    t_late.ran = &ran;
+    t_late.size = &size;
+    Parallel(2, [] {});  // the team, and its holder, after t_late
+  }).join();
+  CHECK(ran == 1);
+  CHECK(size == 1);
 }
