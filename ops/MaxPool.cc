@@ -30,6 +30,39 @@ namespace {
 enum Attr { kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStorageOrder, kStrides, kChain, kChainBlock };
 constexpr PoolAttrs kAttrs{kAutoPad, kCeilMode, kDilations, kKernelShape, kPads, kStrides, /*max_rank=*/5};
 
+// Whether every window of `w` (over X `xd`, Y `yd`) is one position inside X: kernel 1, no
+// padding (atc's StridedPointwiseConvPass makes such MaxPools to subsample a strided 1x1 Conv's
+// input).
+bool OnePosition(const Window &w, const Dims &xd, const Dims &yd) {
+  for (size_t k = 0; k < w.kernel.size(); ++k)
+    if (w.kernel[k] != 1 || w.pads_begin[k] != 0 || (yd[k + 2] - 1) * w.strides[k] >= xd[k + 2]) return false;
+  return true;
+}
+
+// Y = X sampled at the strides of `w` (OnePosition): an exact copy of each selected element, NaN
+// and -0.0 included (oneDNN's max pooling turns a NaN into -FLT_MAX).
+void Subsample(const uint8_t *x, const Dims &xd, const Window &w, const Dims &yd, size_t elem, uint8_t *y) {
+  const size_t r = xd.size() - 2;
+  Dims xstride(xd.size(), 1);
+  for (size_t k = xd.size() - 1; k-- > 0;) xstride[k] = xstride[k + 1] * xd[k + 1];
+  const int64_t planes = yd[0] * yd[1], per_plane = NumElements(yd) / std::max<int64_t>(planes, 1);
+  Dims at(r, 0);
+  for (int64_t p = 0; p < planes; ++p) {
+    const uint8_t *xp = x + static_cast<size_t>(p * xstride[1]) * elem;
+    std::fill(at.begin(), at.end(), 0);
+    for (int64_t i = 0; i < per_plane; ++i) {
+      int64_t off = 0;
+      for (size_t k = 0; k < r; ++k) off += at[k] * w.strides[k] * xstride[k + 2];
+      std::memcpy(y, xp + static_cast<size_t>(off) * elem, elem);
+      y += elem;
+      for (size_t k = r; k-- > 0;) {  // the next output position, last axis fastest
+        if (++at[k] < yd[k + 2]) break;
+        at[k] = 0;
+      }
+    }
+  }
+}
+
 std::string StorageOrderError(const gert::ExtendedKernelContext *ctx) {
   const int64_t so = AttrInt(ctx, kStorageOrder, 0);
   return so != 0 && so != 1 ? "storage_order " + std::to_string(so) + " must be 0 (row-major) or 1 (column-major)" : "";
@@ -72,6 +105,11 @@ class MaxPool : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (chain > 0 && x->GetDataType() == ge::DT_FLOAT && ChainPoolFits(xd, w, ceil_extra, ChainPoolKind::kMax)) {
       const std::string bad = ChainPool(x->GetData<float>(), xd, w, yd, ChainPoolKind::kMax, chain, y->GetData<float>());
       return bad.empty() ? ge::GRAPH_SUCCESS : Fail(ctx, bad);
+    }
+    if (chain == 0 && ind == nullptr && OnePosition(w, xd, yd)) {
+      const size_t elem = static_cast<size_t>(ge::GetSizeByDataType(x->GetDataType()));
+      Subsample(static_cast<const uint8_t *>(x->GetAddr()), xd, w, yd, elem, static_cast<uint8_t *>(y->GetAddr()));
+      return ge::GRAPH_SUCCESS;
     }
     if (chain > 0 || (ind == nullptr && x->GetDataType() != ge::DT_INT8 && x->GetDataType() != ge::DT_UINT8))
       return DnnlPool(ctx, cache_, *x, *y, w, dnnl::algorithm::pooling_max, chain);

@@ -27,6 +27,7 @@ inline constexpr const char *kConvActivation = "ConvActivationFusionPass";
 inline constexpr const char *kConvAdd = "ConvAddFusionPass";
 inline constexpr const char *kReshapeChain = "ReshapeChainPass";
 inline constexpr const char *kTransposePair = "TransposePairPass";
+inline constexpr const char *kStridedPointwiseConv = "StridedPointwiseConvPass";
 inline constexpr const char *kLayoutPlan = "LayoutPlanningPass";
 /// Not a rewrite: marks blocked 3x3 Convs that may use Winograd at run time (conv_winograd.cc).
 inline constexpr const char *kConvWinograd = "ConvWinogradPass";

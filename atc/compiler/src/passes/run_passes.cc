@@ -1,6 +1,7 @@
 // RunGraphPasses: the pass order (passes.h). Decomposed activations (and layer normalisations) recognised first (so that
 // they fuse), bias-Add, Mul, BatchNormalization-scale and BatchNormalization folding next, to a fixed point (they need the
-// Conv's bias slot and no post-ops yet), the MatMul bias-Add, then post-op fusion, then the layout no-ops, then layout planning and the Winograd marks it allows.
+// Conv's bias slot and no post-ops yet), the MatMul bias-Add, then post-op fusion, then the layout no-ops, the strided 1x1
+// Convs' subsampling, then layout planning and the Winograd marks it allows.
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
@@ -17,6 +18,7 @@ size_t RunMatMulBiasAddFold(PassGraph &pg);
 size_t RunConvPostOpFusion(PassGraph &pg, bool activations, bool adds);
 size_t RunReshapeChain(PassGraph &pg);
 size_t RunTransposePair(PassGraph &pg);
+size_t RunStridedPointwiseConv(PassGraph &pg);
 size_t RunLayoutPlanning(PassGraph &pg);
 size_t RunConvWinograd(PassGraph &pg);
 
@@ -38,6 +40,7 @@ size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std:
   if (act || add) changes += RunConvPostOpFusion(pg, act, add);
   if (switches.enabled(kReshapeChain)) changes += RunReshapeChain(pg);
   if (switches.enabled(kTransposePair)) changes += RunTransposePair(pg);
+  if (switches.enabled(kStridedPointwiseConv)) changes += RunStridedPointwiseConv(pg);
   if (changes > 0) pg.Finish();
   if (switches.enabled(kLayoutPlan)) {  // last: it only annotates the final nodes
     PassGraph lp(graph, builtin);
