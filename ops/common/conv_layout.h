@@ -57,8 +57,12 @@ inline constexpr int64_t kSerialConvMacs = 16 << 20;
 /// caches and ran slower at 2 threads than at 1. Measured on the quiet 2-core machine at 2
 /// threads (best of 3 omrun medians, ms, without / with the dense rule): inception_v2 16.3 / 14.9,
 /// ultraface-rfb-320 3.24 / 3.29, ppocr-v4-det 22.8 / 22.5; lowering kSerialConvMacs itself to 4M
-/// instead cost ultraface 50 % (3.37 -> 4.87).
-inline constexpr int64_t kDenseConvMacs = 8 << 20;
+/// instead cost ultraface 50 % (3.37 -> 4.87). Those were libgomp's passive team; the ops' own
+/// team (omp_team.h) spins between regions on a quiet machine, and the dense rule went from 8M to
+/// 2M (alternated omrun medians of medians at 2 threads, 8M / 2M): inception_v2 12.17 / 11.70 ms,
+/// densenet121 22.42 / 21.99, ppocr-v4-det 20.16 / 19.96, ultraface-rfb-320 2.80 / 2.79; with one
+/// core kept busy, 2-thread / 1-thread: inception_v2 1.05 / 1.02, densenet121 1.00 / 1.01.
+inline constexpr int64_t kDenseConvMacs = 2 << 20;
 inline constexpr int64_t kDenseConvMacsPerByte = 8;
 
 /// The chain block of a node whose openatc_chain_block attribute is `widest` (absent: 8), on
