@@ -50,8 +50,9 @@ int ApplyThreadCount();
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args);
 
 /// A memory-bound primitive (pooling, ...) whose source and destination hold at most this many
-/// bytes is created and run in a SerialScope: waking the passive OpenMP team costs more than the
-/// second thread saves. oneDNN's jit kernels fix their thread count when the primitive is
+/// bytes is created and run in a SerialScope: waking the OpenMP team (libgomp's passive one, when
+/// measured) cost more than the second thread saves; with the ops' own team (omp_team.h) 256 KiB
+/// was tried and was no faster. oneDNN's jit kernels fix their thread count when the primitive is
 /// created, so it is the creation that must be serial. Measured on the 2-core CI-class machine
 /// (omrun --profile, --threads 1 vs 2): a GlobalAveragePool of ppocr-mobile-v2-cls took 7 us on
 /// one thread and ~100 us on two; one of ppocr-v4-det (~0.5 MiB) 39 us and 153 us.
@@ -67,7 +68,7 @@ int ThreadsFor(bool serial);
 
 /// While alive (and `active`), the calling thread's OpenMP thread count is 1 (restored to the
 /// host runtime's on destruction): oneDNN then creates and runs primitives on the calling thread
-/// alone, for work so small that waking a passive team costs more than it saves.
+/// alone, for work so small that waking the team costs more than it saves.
 class SerialScope {
  public:
   explicit SerialScope(bool active = true);

@@ -21,7 +21,7 @@ namespace openatc_ops {
 
 /// A float MatMul or Gemm of fewer multiply-adds than this (dst elements x K) is created and run
 /// on the calling thread alone (dnnl_util::SerialScope), like a small Conv (conv_layout.h,
-/// kSerialConvMacs): waking the passive OpenMP team for it costs more than a second thread saves,
+/// kSerialConvMacs): waking the OpenMP team for it costs more than a second thread saves,
 /// unless it is memory-bound (SerialMatMul).
 inline constexpr int64_t kSerialMatMulMacs = int64_t{4} << 20;
 

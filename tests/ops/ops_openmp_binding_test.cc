@@ -5,15 +5,14 @@
 // N` still sizes oneDNN's team exactly (here a libgomp team: no thread named openatc-omp) and the
 // values are those of one thread.
 #include <catch2/catch.hpp>
-#include <dirent.h>
 #include <dlfcn.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <thread>
 
 #include "op_harness.h"
+#include "process_tasks.h"
 #include "openatc/rt/runtime.h"
 
 using namespace openatc;
@@ -25,21 +24,6 @@ namespace {
 // libdnnl loaded first, with its own dependencies as its scope.
 const bool kEmulated = setenv("OPENATC_EMULATION", "1", 1) == 0;
 void *const kDnnl = dlopen("libdnnl.so.2", RTLD_NOW | RTLD_LOCAL);
-
-// The threads of this process, and those named `name` ("" = all).
-int Tasks(const std::string &name = "") {
-  int n = 0;
-  DIR *d = opendir("/proc/self/task");
-  if (d == nullptr) return -1;
-  while (const dirent *e = readdir(d)) {
-    if (e->d_name[0] == '.') continue;
-    std::string comm;
-    if (!name.empty()) std::ifstream(std::string("/proc/self/task/") + e->d_name + "/comm") >> comm;
-    n += name.empty() || comm == name;
-  }
-  closedir(d);
-  return n;
-}
 
 OpCase ConvCase() {
   std::vector<float> x(1 * 16 * 24 * 24), w(32 * 16 * 3 * 3);
@@ -54,18 +38,18 @@ OpCase ConvCase() {
 TEST_CASE("with libdnnl bound to libgomp, the ops' thread counts reach libgomp's team", "[ops][threads]") {
   REQUIRE(kEmulated);
   REQUIRE(kDnnl != nullptr);
-  const int start = Tasks();
+  const int start = ProcessTasks();
   rt::SetThreadCount(1);
   auto one = RunOp(ConvCase());
-  const int at_one = Tasks();
+  const int at_one = ProcessTasks();
   // One more than the cores: libgomp's own default would be the core count.
   const int n = static_cast<int>(std::min(std::thread::hardware_concurrency(), 63u)) + 1;
   rt::SetThreadCount(n);
   auto many = RunOp(ConvCase());
-  const int at_n = Tasks();
+  const int at_n = ProcessTasks();
   rt::SetThreadCount(0);
   CHECK(at_one == start);
   CHECK(at_n - at_one == n - 1);
-  CHECK(Tasks("openatc-omp") == 0);
+  CHECK(ProcessTasks("openatc-omp") == 0);
   CHECK(Values<float>(one[0]) == Values<float>(many[0]));
 }

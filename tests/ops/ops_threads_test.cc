@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "op_harness.h"
+#include "process_tasks.h"
 #include "openatc/common/openmp_policy.h"
 #include "openatc/rt/runtime.h"
 
@@ -28,29 +29,6 @@ using Dims = std::vector<int64_t>;
 const bool kEmulated = setenv("OPENATC_EMULATION", "1", 1) == 0;
 const bool kUserPolicy = std::getenv("OMP_WAIT_POLICY") != nullptr || std::getenv("GOMP_SPINCOUNT") != nullptr;
 
-int TaskCount() {
-  int n = 0;
-  DIR *d = opendir("/proc/self/task");
-  if (d == nullptr) return -1;
-  while (const dirent *e = readdir(d)) n += e->d_name[0] != '.';
-  closedir(d);
-  return n;
-}
-
-// The threads named `name` (/proc/self/task/*/comm).
-int TasksNamed(const std::string &name) {
-  int n = 0;
-  DIR *d = opendir("/proc/self/task");
-  if (d == nullptr) return -1;
-  while (const dirent *e = readdir(d)) {
-    if (e->d_name[0] == '.') continue;
-    std::string comm;
-    std::ifstream(std::string("/proc/self/task/") + e->d_name + "/comm") >> comm;
-    n += comm == name;
-  }
-  closedir(d);
-  return n;
-}
 
 // CPU time (ms) of the process's threads other than the calling one (/proc/self/task/*/schedstat:
 // time on a CPU in ns): what an OpenMP team burns while the caller sleeps, without the caller's own
@@ -96,17 +74,17 @@ float ConvAt(float scale, int oc, int oh, int ow) {
 
 TEST_CASE("--threads 2 gives oneDNN a team of exactly 2 threads under emulation", "[ops][threads]") {
   REQUIRE(kEmulated);
-  const int tasks_start = TaskCount();
+  const int tasks_start = ProcessTasks();
   rt::SetThreadCount(1);
   auto one = RunOp(ConvCase(1.0f));
-  const int tasks_one = TaskCount();
+  const int tasks_one = ProcessTasks();
   rt::SetThreadCount(2);
   auto two = RunOp(ConvCase(1.0f));
-  const int tasks_two = TaskCount();
+  const int tasks_two = ProcessTasks();
   rt::SetThreadCount(0);
   CHECK(tasks_one == tasks_start);    // no OpenMP worker at 1 thread
   CHECK(tasks_two - tasks_one == 1);  // one next to the caller at 2, not 23
-  CHECK(TasksNamed("openatc-omp") == 1);  // ops/common/omp_team.h kWorkerName, not libgomp's
+  CHECK(ProcessTasks("openatc-omp") == 1);  // ops/common/omp_team.h kWorkerName, not libgomp's
   CHECK(Values<float>(one[0]) == Values<float>(two[0]));
   CHECK(Values<float>(two[0])[(5 * 24 + 7) * 24 + 11] == ConvAt(1.0f, 5, 7, 11));
 }
