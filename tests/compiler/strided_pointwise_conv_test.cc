@@ -132,3 +132,25 @@ TEST_CASE("a strided 1x1 Conv without padding reads a 1x1-window MaxPool with it
   CHECK(nan_ok == 16u);
   CHECK(other_ok == size_t(16 * 3 * 6 - 16));
 }
+
+TEST_CASE("a strided 1x1 Conv kept in float32 under force_fp16 reads its input unrounded", "[compiler][passes]") {
+  // The subsampling MaxPool is an exact copy, which the precision modes leave alone; only the
+  // unkept Conv c rounds.
+  const Pointwise bb{16, 3, 2, 0, Small(16 * kC, 13), {}}, c{16, 2, 2, 0, Small(16 * kC, 14), {}};
+  Builder g;
+  const int32_t x = g.Data("x", {1, kC, kH, kW});
+  g.Output({AddConv(g, "b", bb, x), AddConv(g, "c", c, x)});
+  compiler::CompileOptions opts;
+  opts.target = openatc::HostTarget();
+  opts.model_path = "<pass test>";
+  opts.ge_options = {{"ge.exec.precision_mode", "force_fp16"}, {"keep_dtype", TempFile("strided_pw_keep.cfg", "b\n")}};
+  const om::Model m = compiler::CompileGraph(g.g, opts, BuiltinOpp());
+  REQUIRE(m.graph.FindNode("b/subsample") >= 0);
+  REQUIRE(m.graph.FindNode("c/subsample") >= 0);
+  // 1 + k * 2^-13: float16 keeps 10 fraction bits, so rounding would show.
+  std::vector<float> xv(size_t(kC * kH * kW));
+  for (size_t i = 0; i < xv.size(); ++i) xv[i] = 1.0f + float(i % 64) / 8192.0f;
+  const std::vector<HostTensor> y = RunModel(m, {Host({1, kC, kH, kW}, xv)});
+  CHECK(Mismatches(Values(y[0]), Ref(bb, xv, 3, 6, false)) == 0);
+  CHECK(Mismatches(Values(y[1]), Ref(c, xv, 5, 6, false)) > 0);  // the reduced Conv does round
+}

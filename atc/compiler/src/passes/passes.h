@@ -28,6 +28,9 @@ inline constexpr const char *kConvAdd = "ConvAddFusionPass";
 inline constexpr const char *kReshapeChain = "ReshapeChainPass";
 inline constexpr const char *kTransposePair = "TransposePairPass";
 inline constexpr const char *kStridedPointwiseConv = "StridedPointwiseConvPass";
+/// The attribute of a node a pass added that copies values exactly (StridedPointwiseConvPass's
+/// subsampling MaxPool): the precision modes leave it in its dtype (precision.cc).
+inline constexpr const char *kExactCopyAttr = "_openatc_exact_copy";
 inline constexpr const char *kLayoutPlan = "LayoutPlanningPass";
 /// Not a rewrite: marks blocked 3x3 Convs that may use Winograd at run time (conv_winograd.cc).
 inline constexpr const char *kConvWinograd = "ConvWinogradPass";

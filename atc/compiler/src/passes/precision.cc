@@ -10,6 +10,7 @@
 #include "openatc/common/log.h"
 #include "openatc/common/reduced_float.h"
 #include "pass_util.h"
+#include "passes.h"
 
 namespace openatc::compiler::passes {
 namespace {
@@ -110,7 +111,7 @@ Decision Decide(const PassGraph &pg, int32_t i, const ModeRule &rule, const Prec
                 const std::vector<Decision> &done) {
   const ir::Node &n = pg.g.nodes[static_cast<size_t>(i)];
   const bool op = n.type != ir::kData && n.type != ir::kConst && n.type != ir::kConstant && n.type != ir::kNetOutput;
-  if (!op || pg.builtin.count(n.type) == 0 || !FloatNode(n)) return {};
+  if (!op || pg.builtin.count(n.type) == 0 || !FloatNode(n) || n.attrs.count(kExactCopyAttr) != 0) return {};
   const auto [exec, beats_mode] = ExecOf(n, c);
   const Decision hf32{R::kHfloat32, R::kNone};
   if (beats_mode) return exec == Exec::kHfloat32 ? hf32 : Decision{};

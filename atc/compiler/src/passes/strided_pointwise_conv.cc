@@ -4,7 +4,9 @@
 // the same thing in two nodes: a MaxPool of a 1x1 window with the Conv's strides (each output is
 // its one input value: an exact copy, NaN and -0.0 included), then the Conv with strides 1. Both
 // are then in the blocked chain (LayoutPlanningPass runs after). The new MaxPool is named
-// '<conv>/subsample'. Measured: README.md, the pass list.
+// '<conv>/subsample' and marked _openatc_exact_copy: the precision modes never reduce it (the
+// Conv's own decision rounds what it reads), so a Conv kept in float32 still reads its input
+// exactly. Only with the built-in MaxPool. Measured: README.md, the pass list.
 #include "openatc/common/log.h"
 #include "pass_util.h"
 #include "passes.h"
@@ -27,7 +29,7 @@ bool AllEqual(const std::vector<int64_t> &v, int64_t x) {
 
 // Rewrites Conv node `ci`; false when it does not match.
 bool Rewrite(PassGraph &pg, int32_t ci) {
-  if (!pg.Is(ci, "Conv")) return false;
+  if (!pg.Is(ci, "Conv") || pg.builtin.count("MaxPool") == 0) return false;
   const ir::Node &conv = pg.node(ci);
   if (conv.inputs.size() < 2 || !conv.inputs[0].connected() || conv.input_descs.size() < 2 ||
       conv.output_descs.size() != 1)
@@ -37,8 +39,13 @@ bool Rewrite(PassGraph &pg, int32_t ci) {
                              y = conv.output_descs[0].shape;
   if (x.size() != 4 || w.size() != 4 || y.size() != 4 || w[2] != 1 || w[3] != 1) return false;
   if (conv.input_descs[0].dtype != ge::DT_FLOAT) return false;
-  for (int64_t d : x)
-    if (d <= 0) return false;
+  // Known channels and map (the batch may be a run-time dim); channels in whole chain blocks of 8
+  // and constant weights, as LayoutPlanningPass wants for a blocked Conv: the measured case.
+  if (x[1] <= 0 || x[2] <= 0 || x[3] <= 0 || x[1] % 8 != 0) return false;
+  const ir::Endpoint &we = conv.inputs[1];
+  if (!we.connected() || (pg.g.nodes[static_cast<size_t>(we.node)].type != ir::kConst &&
+                          pg.g.nodes[static_cast<size_t>(we.node)].type != ir::kConstant))
+    return false;
   const std::vector<int64_t> strides = IntsAttr(conv, "strides");
   if (strides.size() != 2 || strides[0] < 1 || strides[1] < 1 || AllEqual(strides, 1)) return false;
   if (!AllEqual(IntsAttr(conv, "pads"), 0) || !AllEqual(IntsAttr(conv, "dilations"), 1)) return false;
@@ -54,6 +61,10 @@ bool Rewrite(PassGraph &pg, int32_t ci) {
   pool.type = "MaxPool";
   pool.attrs["kernel_shape"] = Ints({1, 1});
   pool.attrs["strides"] = Ints(strides);
+  ir::AttrValue exact;
+  exact.kind = ir::AttrKind::kInt;
+  exact.i = 1;
+  pool.attrs[kExactCopyAttr] = exact;
   pool.inputs = {conv.inputs[0]};
   pool.input_descs = {conv.input_descs[0]};
   ir::TensorDesc out = conv.input_descs[0];
