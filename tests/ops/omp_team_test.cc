@@ -5,13 +5,11 @@
 // per master thread, the workers asleep after kSpinMicros; and oneDNN primitives computing
 // exact values on it.
 #include <catch2/catch.hpp>
-#include <dirent.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
 #include <chrono>
-#include <fstream>
 #include <mutex>
 #include <stdexcept>
 #include <set>
@@ -21,6 +19,7 @@
 
 #include "common/omp_team.h"
 #include "oneapi/dnnl/dnnl.hpp"
+#include "process_tasks.h"
 
 extern "C" {
 void GOMP_parallel(void (*fn)(void *), void *data, unsigned num_threads, unsigned flags);
@@ -60,21 +59,12 @@ struct Seen {
 double WorkersCpuMs(int *workers) {
   double ms = 0;
   *workers = 0;
-  DIR *d = opendir("/proc/self/task");
-  if (d == nullptr) return -1;
-  while (const dirent *e = readdir(d)) {
-    if (e->d_name[0] == '.') continue;
-    const std::string task = std::string("/proc/self/task/") + e->d_name;
-    std::string comm;
-    std::ifstream(task + "/comm") >> comm;
-    if (comm != openatc_ops::omp_team::kWorkerName) continue;
+  const bool ok = openatc::testing::ForEachTask([&](const std::string &, const std::string &task) {
+    if (openatc::testing::TaskName(task) != openatc_ops::omp_team::kWorkerName) return;
     ++*workers;
-    unsigned long long ns = 0;
-    std::ifstream(task + "/schedstat") >> ns;
-    ms += static_cast<double>(ns) / 1e6;
-  }
-  closedir(d);
-  return ms;
+    ms += openatc::testing::TaskCpuMs(task);
+  });
+  return ok ? ms : -1;
 }
 }  // namespace
 

@@ -4,12 +4,10 @@
 // done, while any libgomp team sleeps at once (GOMP_SPINCOUNT=0 chosen by the runtime);
 // and ops run from several threads at once, without a process-wide lock, give the same values.
 #include <catch2/catch.hpp>
-#include <dirent.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <thread>
 
@@ -36,16 +34,10 @@ const bool kUserPolicy = std::getenv("OMP_WAIT_POLICY") != nullptr || std::geten
 double OtherThreadsCpuMs() {
   const std::string self = std::to_string(gettid());
   double ms = 0;
-  DIR *d = opendir("/proc/self/task");
-  if (d == nullptr) return -1;
-  while (const dirent *e = readdir(d)) {
-    if (e->d_name[0] == '.' || self == e->d_name) continue;
-    std::ifstream f(std::string("/proc/self/task/") + e->d_name + "/schedstat");
-    unsigned long long ns = 0;
-    if (f >> ns) ms += static_cast<double>(ns) / 1e6;
-  }
-  closedir(d);
-  return ms;
+  const bool ok = ForEachTask([&](const std::string &tid, const std::string &task) {
+    if (tid != self) ms += TaskCpuMs(task);
+  });
+  return ok ? ms : -1;
 }
 
 // A Conv with small-integer data (exact f32 sums) big enough for oneDNN to split over 2 threads.

@@ -30,10 +30,7 @@ size_t RunConvWinograd(PassGraph &pg) {
     const std::vector<int64_t> &w = n.input_descs[1].shape;
     if (w.size() != 4 || w[2] != 3 || w[3] != 3 || n.input_descs[1].dtype != ge::DT_FLOAT) continue;
     if (IntAttr(n, "group", 1) != 1 || !AllOnes(IntsAttr(n, "strides")) || !AllOnes(IntsAttr(n, "dilations"))) continue;
-    ir::AttrValue on;
-    on.kind = ir::AttrKind::kInt;
-    on.i = 1;
-    n.attrs["openatc_winograd"] = on;
+    SetInt(n, "openatc_winograd", 1);
     LogInfo("pass " + std::string(kConvWinograd) + ": Conv '" + n.name + "' may compute with Winograd");
     ++marked;
   }

@@ -243,20 +243,6 @@ bool Sweep(const PassGraph &pg, const std::vector<std::vector<std::pair<int32_t,
   return changed;
 }
 
-void SetInt(ir::Node &n, const char *name, int64_t v) {
-  ir::AttrValue a;
-  a.kind = ir::AttrKind::kInt;
-  a.i = v;
-  n.attrs[name] = a;
-}
-
-void SetStr(ir::Node &n, const char *name, const std::string &v) {
-  ir::AttrValue a;
-  a.kind = ir::AttrKind::kString;
-  a.s = v;
-  n.attrs[name] = a;
-}
-
 void MarkConv(PassGraph &pg, int32_t i, const Plan &pl) {
   ir::Node &n = pg.node(i);
   uint64_t h = Fnv(14695981039346656037ull, *ConstBytes(pg.g, n.inputs[1]));

@@ -221,6 +221,27 @@ bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, si
   return true;
 }
 
+void SetInt(ir::Node &n, const char *name, int64_t v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kInt;
+  a.i = v;
+  n.attrs[name] = a;
+}
+
+void SetInts(ir::Node &n, const char *name, std::vector<int64_t> v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kListInt;
+  a.list_i = std::move(v);
+  n.attrs[name] = a;
+}
+
+void SetStr(ir::Node &n, const char *name, const std::string &v) {
+  ir::AttrValue a;
+  a.kind = ir::AttrKind::kString;
+  a.s = v;
+  n.attrs[name] = a;
+}
+
 void SetFusedNames(ir::Node &n, std::vector<std::string> names) {
   ir::AttrValue v;
   v.kind = ir::AttrKind::kListString;

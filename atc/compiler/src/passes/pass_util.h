@@ -68,6 +68,10 @@ bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, si
 bool ConstIs(const PassGraph &pg, const ir::Node &n, size_t k, double want);
 /// Marks erased each Const read through `old` that nothing live reads any more.
 void DropUnreadConsts(PassGraph &pg, const std::vector<ir::Endpoint> &old);
+/// Sets attribute `name` of `n` to an int, a list of ints or a string.
+void SetInt(ir::Node &n, const char *name, int64_t v);
+void SetInts(ir::Node &n, const char *name, std::vector<int64_t> v);
+void SetStr(ir::Node &n, const char *name, const std::string &v);
 /// Sets attr openatc_fused_nodes of `n` (the original nodes it now computes).
 void SetFusedNames(ir::Node &n, std::vector<std::string> names);
 /// Node `keep` now computes what `absorbed` (reading it) did: `absorbed`'s readers read `keep`,

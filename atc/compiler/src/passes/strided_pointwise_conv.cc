@@ -14,13 +14,6 @@
 namespace openatc::compiler::passes {
 namespace {
 
-ir::AttrValue Ints(std::vector<int64_t> v) {
-  ir::AttrValue a;
-  a.kind = ir::AttrKind::kListInt;
-  a.list_i = std::move(v);
-  return a;
-}
-
 bool AllEqual(const std::vector<int64_t> &v, int64_t x) {
   for (int64_t e : v)
     if (e != x) return false;
@@ -59,12 +52,9 @@ bool Rewrite(PassGraph &pg, int32_t ci) {
   ir::Node pool;
   pool.name = conv.name + "/subsample";
   pool.type = "MaxPool";
-  pool.attrs["kernel_shape"] = Ints({1, 1});
-  pool.attrs["strides"] = Ints(strides);
-  ir::AttrValue exact;
-  exact.kind = ir::AttrKind::kInt;
-  exact.i = 1;
-  pool.attrs[kExactCopyAttr] = exact;
+  SetInts(pool, "kernel_shape", {1, 1});
+  SetInts(pool, "strides", strides);
+  SetInt(pool, kExactCopyAttr, 1);
   pool.inputs = {conv.inputs[0]};
   pool.input_descs = {conv.input_descs[0]};
   ir::TensorDesc out = conv.input_descs[0];
@@ -76,7 +66,7 @@ bool Rewrite(PassGraph &pg, int32_t ci) {
   pg.SetInput(ci, 0, {pi, 0});
   ir::Node &c = pg.node(ci);
   c.input_descs[0].shape = c.input_descs[0].origin_shape = {x[0], x[1], y[2], y[3]};
-  c.attrs["strides"] = Ints({1, 1});
+  SetInts(c, "strides", {1, 1});
   c.attrs.erase("auto_pad");
   LogInfo("pass " + std::string(kStridedPointwiseConv) + ": Conv '" + conv_name + "' (1x1, strides " +
           std::to_string(strides[0]) + "x" + std::to_string(strides[1]) + ") reads MaxPool '" + pg.node(pi).name +
