@@ -6,8 +6,8 @@
 namespace openatc_ops {
 
 Dims ToDims(const gert::Shape &s) {
-  Dims d;
-  for (size_t i = 0; i < s.GetDimNum(); ++i) d.push_back(s.GetDim(i));
+  Dims d(s.GetDimNum());
+  for (size_t i = 0; i < d.size(); ++i) d[i] = s.GetDim(i);
   return d;
 }
 

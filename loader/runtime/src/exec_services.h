@@ -70,6 +70,16 @@ class ExecServices : public gert_impl::Services {
   void set_label_cache(std::vector<std::pair<size_t, std::string>> *cache) { label_cache_ = cache; }
   /// Output i was handed its pre-bound memory (the memory plan or a caller's output buffer).
   bool used_prebound(size_t i) const { return i < prebound_.size() && prebound_[i]; }
+  /// Forgets the node's run (its outputs, workspaces and args blocks; the run holds what it
+  /// took), keeping the vectors' capacity: the same services serve the node's next run.
+  void Reset() {
+    outputs_.clear();
+    ref_inputs_.clear();
+    prebound_.clear();
+    scratch_.clear();
+    host_args_.clear();
+    device_args_.clear();
+  }
 
  private:
   void *Scratch(gert_impl::Frame &f, size_t size, const std::string &what);

@@ -30,6 +30,7 @@ struct Value {
   std::shared_ptr<HostBuffer> storage;  // keeps the bytes alive (null for weights)
   size_t pending = 0;                   // consumers not yet run
   std::shared_ptr<const RtValue> aggregate;  // a sequence or optional (then `tensor` is unused)
+  bool live = false;                    // produced in this run and not yet released
 };
 
 bool ShapeMatches(const std::vector<int64_t> &want, const std::vector<int64_t> &got) {
@@ -106,6 +107,42 @@ namespace {
 
 using Key = std::pair<int32_t, int32_t>;
 
+// One run's values, one slot per endpoint of the graph (endpoint_index.h).
+class ValueTable {
+ public:
+  explicit ValueTable(const EndpointIndex &index) : index_(index), slots_(index.size()) {}
+  // The live value of endpoint `k`, or null.
+  Value *find(const Key &k) {
+    const size_t s = index_.Of(k.first, k.second);
+    return s == EndpointIndex::kNone || !slots_[s].live ? nullptr : &slots_[s];
+  }
+  const Value *find(const Key &k) const { return const_cast<ValueTable *>(this)->find(k); }
+  Value &at(const Key &k) {
+    if (Value *v = find(k)) return *v;
+    throw std::out_of_range("no value for output " + std::to_string(k.second) + " of node " + std::to_string(k.first));
+  }
+  // The value of endpoint `k`, made live (empty) when it was not.
+  Value &operator[](const Key &k) {
+    const size_t s = index_.Of(k.first, k.second);
+    if (s == EndpointIndex::kNone)
+      throw std::out_of_range("the graph has no output " + std::to_string(k.second) + " of node " + std::to_string(k.first));
+    slots_[s].live = true;
+    return slots_[s];
+  }
+  // Releases the value (and the memory it keeps alive). Its tensor is left as it was: an endpoint
+  // is produced once a run, and its producer sets the whole tensor.
+  void erase(Value *v) {
+    v->storage.reset();
+    v->aggregate.reset();
+    v->pending = 0;
+    v->live = false;
+  }
+
+ private:
+  const EndpointIndex &index_;
+  std::vector<Value> slots_;
+};
+
 // One model input as the executor reads it.
 struct InView {
   const void *data;
@@ -133,8 +170,11 @@ void CallExecute(const ir::Node &node, const NodeRuntime &nr, gert_impl::Frame &
 }
 
 // Executes (or replays) one custom node with the frame prepared by the caller. Returns the
-// services that own its outputs' memory (null for replayed nodes: their memory is planned).
-std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame, bool sink) {
+// services that own its outputs' memory (null for replayed nodes: their memory is planned): the
+// node's own, kept between runs (NodeRuntime::eager_services, reset by the caller once the
+// outputs are taken), or new ones handed over in `made`.
+ExecServices *RunNode(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame, bool sink,
+                      std::unique_ptr<ExecServices> &made) {
   const ir::Node &node = im.model.graph.nodes[i];
   NodeRuntime &nr = im.nodes[i];
   if (nr.annotated != nullptr) {
@@ -154,9 +194,12 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
     return nullptr;  // outputs are the planned / bound memory
   }
   if (!sink) {
-    auto services = std::make_unique<ExecServices>(im.stream, im.pool, !nr.launches_no_kernels);
-    services->set_label_cache(&nr.output_labels);
-    frame.services = services.get();
+    if (!nr.eager_services) {
+      nr.eager_services = std::make_unique<ExecServices>(im.stream, im.pool, !nr.launches_no_kernels);
+      nr.eager_services->set_label_cache(&nr.output_labels);
+    }
+    ExecServices *services = nr.eager_services.get();
+    frame.services = services;
     if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(node, nr, frame);
     if (im.dynamic) PrepareForShapes(im, i, frame);
     CallExecute(node, nr, frame, im.stream);
@@ -189,8 +232,9 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
     }
     rec = SinkRecord{};  // addresses moved and nothing can patch them: record again
   }
-  auto services = std::make_unique<ExecServices>(im.stream, im.pool, !nr.launches_no_kernels);
-  frame.services = services.get();
+  made = std::make_unique<ExecServices>(im.stream, im.pool, !nr.launches_no_kernels);
+  ExecServices *services = made.get();
+  frame.services = services;
   if (rec.captured) {  // a host-side node: Execute every run
     CallExecute(node, nr, frame, im.stream);
     return services;
@@ -213,7 +257,7 @@ std::unique_ptr<ExecServices> RunNode(LoadedModel::Impl &im, size_t i, gert_impl
   for (const auto &l : launches) rec.patchable = rec.patchable && !l.host_args_copied && services->args_blocks() > 0;
   rec.launches = std::move(launches);
   rec.addrs = addrs;
-  rec.services = std::move(services);
+  rec.services = std::move(made);
   return nullptr;
 }
 
@@ -270,7 +314,7 @@ class Run {
  public:
   Run(LoadedModel::Impl &im, const std::vector<InView> &inputs, const std::vector<LoadedModel::Buffer> *direct)
       : im_(im), g_(im.model.graph), inputs_(inputs), direct_(direct),
-        sink_(im.mode == ExecutionMode::kAuto && !im.dynamic), results_(g_.outputs.size()) {
+        sink_(im.mode == ExecutionMode::kAuto && !im.dynamic), values_(im.endpoints), results_(g_.outputs.size()) {
     if (sink_ && im.sink.records.empty()) {
       im.sink.records.resize(g_.nodes.size());
       im.sink.inputs.resize(g_.inputs.size());
@@ -295,8 +339,8 @@ class Run {
  private:
   // Consumers of endpoint `e` (graph outputs count as one each), counted at load.
   size_t Uses(const Key &e) const {
-    auto it = im_.uses.find(e);
-    return it == im_.uses.end() ? 0 : it->second;
+    const size_t s = im_.endpoints.Of(e.first, e.second);
+    return s == EndpointIndex::kNone ? 0 : im_.uses[s];
   }
 
   // True when every consumer of `e` retargets its launch (an ArgsUpdater node, or an
@@ -401,12 +445,12 @@ class Run {
 
   void RunNodes() {
     for (size_t i = 0; i < g_.nodes.size(); ++i) {
-      const ir::Node &node = g_.nodes[i];
-      if (node.type == ir::kNetOutput) continue;
-      if (node.type == ir::kData) FeedInput(i);
-      else if (node.type == ir::kConst || node.type == ir::kConstant) BindConst(i);
-      else if (ir::IsNativeOp(node.type)) RunNative(i);
-      else if (node.type == "Identity" && ForwardsAggregate(i)) ForwardAggregate(i);
+      const NodeKind kind = im_.kinds[i];
+      if (kind == NodeKind::kOutput) continue;
+      if (kind == NodeKind::kData) FeedInput(i);
+      else if (kind == NodeKind::kConst) BindConst(i);
+      else if (kind == NodeKind::kNative) RunNative(i);
+      else if (kind == NodeKind::kIdentity && ForwardsAggregate(i)) ForwardAggregate(i);
       else if (im_.shape_values.marked(i)) RunShapeNode(i);
       else if (im_.observer == nullptr) RunCustom(i);
       else RunObserved(i);
@@ -435,8 +479,8 @@ class Run {
     else RunObserved(i);
     std::vector<const gert::Tensor *> outs;
     for (size_t k = 0; k < node.output_descs.size(); ++k) {
-      auto it = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
-      outs.push_back(it == values_.end() ? nullptr : &it->second.tensor);
+      const Value *v = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
+      outs.push_back(v == nullptr ? nullptr : &v->tensor);
     }
     sv.Keep(i, read, outs);
   }
@@ -466,8 +510,8 @@ class Run {
   void ReleaseInputs(const ir::Node &node) {
     for (const auto &e : node.inputs) {
       if (!e.connected()) continue;
-      auto it = values_.find({e.node, e.index});
-      if (it != values_.end() && it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
+      Value *v = values_.find({e.node, e.index});
+      if (v != nullptr && v->pending > 0 && --v->pending == 0) values_.erase(v);
     }
   }
 
@@ -476,16 +520,16 @@ class Run {
   bool ForwardsAggregate(size_t i) const {
     const ir::Node &node = g_.nodes[i];
     if (node.inputs.size() != 1 || !node.inputs[0].connected()) return false;
-    auto it = values_.find({node.inputs[0].node, node.inputs[0].index});
-    return it != values_.end() && it->second.aggregate != nullptr;
+    const Value *v = values_.find({node.inputs[0].node, node.inputs[0].index});
+    return v != nullptr && v->aggregate != nullptr;
   }
   void ForwardAggregate(size_t i) {
     const ir::Endpoint &e = g_.nodes[i].inputs[0];
-    auto it = values_.find({e.node, e.index});
+    Value &in = values_.at({e.node, e.index});
     Value &v = values_[{static_cast<int32_t>(i), 0}];
-    v.aggregate = it->second.aggregate;
+    v.aggregate = in.aggregate;
     v.pending = Uses({static_cast<int32_t>(i), 0});
-    if (it->second.pending > 0 && --it->second.pending == 0) values_.erase(it);
+    if (in.pending > 0 && --in.pending == 0) values_.erase(&in);
   }
 
   // A value as native ops take it: a copy of its tensor, or its sequence / optional.
@@ -589,14 +633,27 @@ class Run {
                    std::to_string(size) + " bytes)";
   }
 
+  // Per-node scratch of RunCustom, kept for the next node (no allocation per node): released when
+  // the node is done, also when it throws.
+  struct NodeScratchReset {
+    Run &run;
+    NodeRuntime &nr;
+    ~NodeScratchReset() {
+      run.checked_.clear();  // unregisters this node's tensors
+      if (nr.eager_services) nr.eager_services->Reset();
+    }
+  };
+
   void RunCustom(size_t i) {
     const ir::Node &node = g_.nodes[i];
     NodeRuntime &nr = im_.nodes[i];
-    gert_impl::Frame frame;
+    NodeScratchReset reset{*this, nr};
+    gert_impl::Frame &frame = frame_;
     frame.node = nr.info.get();
     frame.node_state = nr.state.get();
-    frame.inputs.reserve(nr.info->input_anchor.size());
-    frame.outputs.reserve(node.output_descs.size());
+    frame.services = nullptr;
+    frame.inputs.clear();
+    frame.outputs.clear();
     for (size_t anchor : nr.info->input_anchor) {
       const ir::Endpoint &e = node.inputs[anchor];
       const Value &v = values_.at({e.node, e.index});
@@ -606,21 +663,22 @@ class Run {
             .WithNode(node.name, node.type);
       frame.inputs.push_back(const_cast<gert::Tensor *>(&v.tensor));
     }
-    std::vector<gert::Tensor> outs(node.output_descs.size());  // sized once: frame.outputs point into it
+    std::vector<gert::Tensor> &outs = outs_;
+    outs.clear();
+    outs.resize(node.output_descs.size());  // sized once: frame.outputs point into it
     for (size_t k = 0; k < outs.size(); ++k) {
       PlaceOutput(i, k, outs[k]);
       frame.outputs.push_back(&outs[k]);
     }
-    std::vector<rt::GmRegistration> checked;
     if (!nr.launches_no_kernels) {
-      checked.reserve(frame.inputs.size() + outs.size());
       for (size_t j = 0; j < frame.inputs.size(); ++j) {
         const ir::Endpoint &e = node.inputs[nr.info->input_anchor[j]];
-        Register(checked, *frame.inputs[j], {e.node, e.index});
+        Register(checked_, *frame.inputs[j], {e.node, e.index});
       }
-      for (size_t k = 0; k < outs.size(); ++k) Register(checked, outs[k], {static_cast<int32_t>(i), static_cast<int32_t>(k)});
+      for (size_t k = 0; k < outs.size(); ++k) Register(checked_, outs[k], {static_cast<int32_t>(i), static_cast<int32_t>(k)});
     }
-    std::unique_ptr<ExecServices> owner = RunChecked(i, frame);
+    std::unique_ptr<ExecServices> made;
+    ExecServices *owner = RunChecked(i, frame, made);
     ExecServices empty(im_.stream);
     TakeOutputs(i, outs, owner ? *owner : empty, owner == nullptr);
     RoundReducedOutputs(i);
@@ -635,9 +693,9 @@ class Run {
     if (to == ReducedFloat::kNone) return;
     const ir::Node &node = g_.nodes[i];
     for (size_t k = 0; k < node.output_descs.size(); ++k) {
-      auto it = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
-      if (it == values_.end() || it->second.tensor.GetDataType() != ge::DT_FLOAT) continue;
-      gert::Tensor &t = it->second.tensor;
+      Value *v = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
+      if (v == nullptr || v->tensor.GetDataType() != ge::DT_FLOAT) continue;
+      gert::Tensor &t = v->tensor;
       RoundInPlace(static_cast<float *>(t.GetAddr()), t.GetSize() / sizeof(float), to);
     }
   }
@@ -668,13 +726,13 @@ class Run {
     std::vector<TensorView> ins, outs;
     for (const auto &e : node.inputs) {
       if (!e.connected()) continue;
-      auto it = values_.find({e.node, e.index});
-      if (it != values_.end()) ins.push_back(ViewOf(it->second.tensor));
+      const Value *v = values_.find({e.node, e.index});
+      if (v != nullptr) ins.push_back(ViewOf(v->tensor));
     }
     for (size_t k = 0; k < node.output_descs.size(); ++k) {
-      auto it = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
-      if (it != values_.end()) {
-        outs.push_back(ViewOf(it->second.tensor));
+      const Value *v = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
+      if (v != nullptr) {
+        outs.push_back(ViewOf(v->tensor));
       } else {
         TensorView none;
         none.dtype = node.output_descs[k].dtype;
@@ -720,11 +778,11 @@ class Run {
   // RunNode; a failure caused by a global-memory violation (OPENATC_GM_CHECK=fail) is reported as
   // that violation (OA2208), naming node and op type, instead of the op's own failure.
   // An op whose Execute ignores the failed launch and returns success is reported the same way.
-  std::unique_ptr<ExecServices> RunChecked(size_t i, gert_impl::Frame &frame) {
+  ExecServices *RunChecked(size_t i, gert_impl::Frame &frame, std::unique_ptr<ExecServices> &made) {
     rt::TakeGmViolation();  // none from an earlier node
-    std::unique_ptr<ExecServices> owner;
+    ExecServices *owner = nullptr;
     try {
-      owner = RunNode(im_, i, frame, sink_);
+      owner = RunNode(im_, i, frame, sink_, made);
     } catch (Error &) {
       ThrowIfViolation(i);
       throw;
@@ -819,12 +877,15 @@ class Run {
   const std::vector<InView> &inputs_;
   const std::vector<LoadedModel::Buffer> *direct_;
   const bool sink_;
-  std::map<Key, Value> values_;
+  ValueTable values_;
   std::vector<HostTensor> results_;
   std::map<Key, size_t> bound_;
   std::map<Key, HostBuffer *> fixed_out_;
   std::map<Key, LoadedModel::Buffer> direct_bound_;
   std::map<Key, std::string> labels_;  ///< how the global-memory checks name each tensor
+  gert_impl::Frame frame_;                  ///< RunCustom's, reused node after node
+  std::vector<gert::Tensor> outs_;          ///< RunCustom's output tensors (frame_.outputs point here)
+  std::vector<rt::GmRegistration> checked_;  ///< the running node's registered tensors
   size_t observing_ = SIZE_MAX;  ///< the node RunObserved runs, until Observe shows it
 };
 

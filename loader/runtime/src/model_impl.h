@@ -17,6 +17,7 @@
 #include "openatc/opp/deliverable.h"
 #include "openatc/weight_packing.h"
 #include "annotated.h"
+#include "endpoint_index.h"
 #include "exec_services.h"
 #include "native_ops.h"
 #include "shape_value_cache.h"
@@ -58,9 +59,22 @@ struct NodeRuntime {
   /// Labels of the outputs the op allocated in an earlier run (ExecServices::set_label_cache):
   /// per output index, the bytes and the label, rebuilt only when the bytes change.
   std::vector<std::pair<size_t, std::string>> output_labels;
+  /// The services of the node's eager runs (executor.cc RunNode), made at its first run and
+  /// reset after each, so that a run allocates none per node.
+  std::unique_ptr<ExecServices> eager_services;
   /// The node's openatc_output_dtype (precision.h), read once at load: float32 outputs are
   /// rounded to it after each run of the node (kNone: not reduced).
   ReducedFloat reduced_to = ReducedFloat::kNone;
+};
+
+/// How a run treats a node (executor.cc RunNodes), decided at load from its type.
+enum class NodeKind : uint8_t {
+  kOutput,    ///< NetOutput: nothing to run
+  kData,      ///< a model input
+  kConst,     ///< Const / Constant: its weight
+  kNative,    ///< run by the runtime (openatc/ir/control_flow.h)
+  kIdentity,  ///< Identity: forwards a sequence or optional itself, else as kOp
+  kOp,        ///< a custom or built-in operator
 };
 
 struct LoadedModel::Impl {
@@ -70,9 +84,11 @@ struct LoadedModel::Impl {
   gert_impl::CustomOpRegistry *registry = nullptr;  ///< own_registry, or an external one
   std::vector<opp::Deliverable> deliverables;
   std::vector<NodeRuntime> nodes;        ///< parallel to model.graph.nodes
-  /// Made at load (prepare_nodes.cc): consumers of each (node, output) endpoint, graph outputs
-  /// counting one each; the model input slot of each Data node.
-  std::map<std::pair<int32_t, int32_t>, size_t> uses;
+  /// Made at load (prepare_nodes.cc): the graph's endpoints numbered; consumers of each endpoint
+  /// (by that number), graph outputs counting one each; the model input slot of each Data node.
+  EndpointIndex endpoints;
+  std::vector<size_t> uses;
+  std::vector<NodeKind> kinds;  ///< per node
   std::map<int32_t, size_t> input_slot;
   /// Per Const / Constant node (empty for others): how the global-memory checks name its weight.
   std::vector<std::string> const_labels;

@@ -10,6 +10,7 @@
 
 #include "openatc/common/dtype.h"
 #include "openatc/gert/node_frame.h"
+#include "openatc/ir/control_flow.h"
 #include "openatc/opp/call_guard.h"
 #include "openatc/weight_packing.h"
 
@@ -90,10 +91,25 @@ void StoreShapes(std::vector<int64_t> *sig, const gert_impl::Frame &f) {
 
 void PrepareNodes(LoadedModel::Impl &im) {
   const ir::Graph &g = im.model.graph;
+  im.kinds.clear();
+  for (const auto &node : g.nodes) {
+    im.kinds.push_back(node.type == ir::kNetOutput                             ? NodeKind::kOutput
+                       : node.type == ir::kData                                ? NodeKind::kData
+                       : node.type == ir::kConst || node.type == ir::kConstant ? NodeKind::kConst
+                       : ir::IsNativeOp(node.type)                             ? NodeKind::kNative
+                       : node.type == "Identity"                               ? NodeKind::kIdentity
+                                                                               : NodeKind::kOp);
+  }
+  im.endpoints.Build(g);
+  im.uses.assign(im.endpoints.size(), 0);
+  auto use = [&](const ir::Endpoint &e) {
+    const size_t slot = im.endpoints.Of(e.node, e.index);
+    if (slot != EndpointIndex::kNone) ++im.uses[slot];
+  };
   for (const auto &node : g.nodes)
     for (const auto &in : node.inputs)
-      if (in.connected()) ++im.uses[{in.node, in.index}];
-  for (const auto &o : g.outputs) ++im.uses[{o.node, o.index}];  // outputs are read at the end
+      if (in.connected()) use(in);
+  for (const auto &o : g.outputs) use(o);  // outputs are read at the end
   for (size_t k = 0; k < g.inputs.size(); ++k) im.input_slot[g.inputs[k]] = k;
   im.const_labels.assign(g.nodes.size(), std::string());
   for (size_t i = 0; i < g.nodes.size(); ++i) {

@@ -6,7 +6,8 @@
 
 namespace openatc::runtime {
 
-/// After BindNode and DescribeIo: fills Impl::uses and input_slot, NodeRuntime::reduced_to and, for WeightPackingOp nodes
+/// After BindNode and DescribeIo: fills Impl::kinds, endpoints, uses and input_slot,
+/// NodeRuntime::reduced_to and, for WeightPackingOp nodes
 /// of a static model, NodeRuntime::state. Throws openatc::Error (OA1401 form) when PrepareNode fails.
 void PrepareNodes(LoadedModel::Impl &im);
 

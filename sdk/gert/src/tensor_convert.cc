@@ -10,8 +10,8 @@ gert::Shape ToGertShape(const std::vector<int64_t> &dims) {
 }
 
 std::vector<int64_t> FromGertShape(const gert::Shape &shape) {
-  std::vector<int64_t> dims;
-  for (size_t i = 0; i < shape.GetDimNum(); ++i) dims.push_back(shape.GetDim(i));
+  std::vector<int64_t> dims(shape.GetDimNum());
+  for (size_t i = 0; i < dims.size(); ++i) dims[i] = shape.GetDim(i);
   return dims;
 }
 

@@ -106,14 +106,27 @@ struct Frame {
   void *node_state = nullptr;
 };
 
-/// Creates the context objects (their constructors are not public).
+/// Binds the context objects to their frames (the frame pointer is not public).
 struct ContextAccess {
+  /// A context of type Ctx bound to a frame, held in place (a context is one pointer: the run
+  /// path makes several per node, and a heap allocation each cost more than the call).
   template <typename Ctx>
-  static std::unique_ptr<Ctx> Make(Frame *frame) {
+  class Bound {
+   public:
+    explicit Bound(Frame *frame) { static_cast<gert::ExtendedKernelContext &>(ctx_).frame_ = frame; }
+    Bound(const Bound &) = delete;
+    Bound &operator=(const Bound &) = delete;
+    Ctx *get() { return &ctx_; }
+    Ctx *operator->() { return &ctx_; }
+    Ctx &operator*() { return ctx_; }
+
+   private:
     static_assert(sizeof(Ctx) == sizeof(gert::ExtendedKernelContext), "contexts add no data");
-    std::unique_ptr<Ctx> ctx(new Ctx());
-    static_cast<gert::ExtendedKernelContext *>(ctx.get())->frame_ = frame;
-    return ctx;
+    Ctx ctx_;
+  };
+  template <typename Ctx>
+  static Bound<Ctx> Make(Frame *frame) {
+    return Bound<Ctx>(frame);
   }
   static Frame *Get(const gert::ExtendedKernelContext *ctx) { return ctx->frame_; }
 };
