@@ -14,12 +14,16 @@
 // ("load:" = LoadModelFile, "median" of R runs of LoadedModel::Run), ORT's by ort_peer.js
 // (InferenceSession.create, then R runs of session.run). `--threads N` governs omrun's block pool
 // and oneDNN's OpenMP team; ORT gets intraOpNumThreads N, interOpNumThreads 1.
+// A shared VM's speed drifts by 5-10 % over seconds, more than the differences measured, so each
+// model and thread count is measured in `--rounds` rounds that alternate the sides (omrun first
+// in odd rounds, ORT first in even ones): both sides see the same drift. A side's median, p90
+// and load are the medians of its rounds' values; its peak RSS is the largest of its rounds'.
 //
-// Usage: ort_bench [--models a,b] [--threads 1,2] [--runs 20] [--warmup 5] [--quick] [--busy]
+// Usage: ort_bench [--models a,b] [--threads 1,2] [--runs 20] [--warmup 5] [--rounds 3] [--quick] [--busy]
 //                  [--shared DIR] [--peer DIR] [--node PATH]
 //   --busy    keep one core busy with a spinning child process for the whole run, and print per
 //             model omrun's 2-thread/1-thread median ratio under that load (issue target <= 1.3).
-//   --quick   mnist-8 only, 1 thread, 2 runs, 1 warm-up, and any failure exits 1 (the ctest).
+//   --quick   mnist-8 only, 1 thread, 2 runs, 1 warm-up, 1 round, and any failure exits 1 (the ctest).
 //   --peer    folder with node_modules/onnxruntime-node (default <build>/ort-peer, installed by
 //             `make bench-ort`); when absent, ORT is skipped with a message.
 // Exit: 0, or 1 when a compiled model fails to run (any failure under --quick), 2 on bad flags.
@@ -59,7 +63,7 @@ struct Flags {
                                      "ezkl-self-attention",
                                      "ezkl-multihead-attention"};
   std::vector<int> threads = {1, 2};
-  int runs = 20, warmup = 5;
+  int runs = 20, warmup = 5, rounds = 3;
   bool quick = false, busy = false;
   std::string shared, peer, node = "node";
 };
@@ -105,6 +109,8 @@ bool ParseFlags(int argc, char **argv, Flags *f) {
       ok = ParseInt(v, 1, &f->runs);
     } else if (a == "--warmup") {
       ok = ParseInt(v, 0, &f->warmup);
+    } else if (a == "--rounds") {
+      ok = ParseInt(v, 1, &f->rounds);
     } else if (a == "--shared") {
       f->shared = v;
     } else if (a == "--peer") {
@@ -125,6 +131,7 @@ bool ParseFlags(int argc, char **argv, Flags *f) {
     f->threads = {1};
     f->runs = 2;
     f->warmup = 1;
+    f->rounds = 1;
   }
   return true;
 }
@@ -179,6 +186,30 @@ Side RunOrt(const Flags &f, const SharedModel &m, int threads, const std::string
     if (s.load_ms < 0 || s.median_ms < 0 || s.p90_ms < 0)
       s.error = "ort_peer.js printed no timings: " + FirstLine(c.out);
   }
+  return s;
+}
+
+double MedianOf(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[(v.size() - 1) / 2];
+}
+
+// One side's rounds as one Side: the medians of the rounds' median, p90 and load, the largest
+// peak RSS; the first error of any round.
+Side CombineRounds(const std::vector<Side> &rounds) {
+  Side s;
+  std::vector<double> median, p90, load;
+  for (const Side &r : rounds) {
+    if (!r.error.empty()) return r;
+    median.push_back(r.median_ms);
+    p90.push_back(r.p90_ms);
+    load.push_back(r.load_ms);
+    s.rss_kb = std::max(s.rss_kb, r.rss_kb);
+    s.base_rss_kb = std::max(s.base_rss_kb, r.base_rss_kb);
+  }
+  s.median_ms = MedianOf(median);
+  s.p90_ms = MedianOf(p90);
+  s.load_ms = MedianOf(load);
   return s;
 }
 
@@ -249,8 +280,9 @@ int main(int argc, char **argv) {
   if (!no_ort.empty()) std::printf("ORT: skipped: %s\n", no_ort.c_str());
   std::printf("omrun (%s, timed in-process) vs onnxruntime-node (ort_peer.js); inputs test_data_set_0;\n"
               "%d warm-up run(s) excluded, median of %d runs; process start excluded on both sides;\n"
+              "%d round(s) per model and thread count, the sides alternating; medians of the rounds' values;\n"
               "peak RSS = each child process's ru_maxrss (ORT's includes Node.js itself, shown as 'node base').\n\n",
-              BuildDir("bin/omrun").c_str(), f.warmup, f.runs);
+              BuildDir("bin/omrun").c_str(), f.warmup, f.runs, f.rounds);
   // The peak each thread count is set against: measured (fma_peak.h), before any spinner starts.
   const CpuPeak formula = ThisCpuPeak();
   std::map<int, double> peak;
@@ -299,9 +331,16 @@ int main(int argc, char **argv) {
     double ms1 = 0, ms2 = 0;  // omrun's medians at 1 and 2 threads (--busy's ratio)
     for (int t : f.threads) {
       const std::string log = om + "_t" + std::to_string(t);
-      const Side o = RunOmrun(f, om + ".om", m, t, log + "_omrun");
+      std::vector<Side> os, rs;
+      for (int round = 0; round < f.rounds; ++round) {
+        const std::string tag = "_r" + std::to_string(round);
+        if (round % 2 == 1 && no_ort.empty()) rs.push_back(RunOrt(f, m, t, log + tag + "_ort", f.runs, f.warmup));
+        os.push_back(RunOmrun(f, om + ".om", m, t, log + tag + "_omrun"));
+        if (round % 2 == 0 && no_ort.empty()) rs.push_back(RunOrt(f, m, t, log + tag + "_ort", f.runs, f.warmup));
+      }
+      const Side o = CombineRounds(os);
       Side r;
-      if (no_ort.empty()) r = RunOrt(f, m, t, log + "_ort", f.runs, f.warmup);
+      if (no_ort.empty()) r = CombineRounds(rs);
       else r.error = "skipped";
       if (!o.error.empty()) std::printf("%-29s %3d | omrun failed: %s\n", m.name.c_str(), t, o.error.c_str());
       if (!r.error.empty() && no_ort.empty())
