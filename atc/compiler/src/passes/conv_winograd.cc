@@ -10,15 +10,6 @@
 #include "passes.h"
 
 namespace openatc::compiler::passes {
-namespace {
-
-bool AllOnes(const std::vector<int64_t> &v) {
-  for (int64_t x : v)
-    if (x != 1) return false;
-  return true;
-}
-
-}  // namespace
 
 size_t RunConvWinograd(PassGraph &pg) {
   size_t marked = 0;
@@ -29,7 +20,7 @@ size_t RunConvWinograd(PassGraph &pg) {
     if (layout == n.attrs.end() || layout->second.kind != ir::AttrKind::kString || layout->second.s != "blocked") continue;
     const std::vector<int64_t> &w = n.input_descs[1].shape;
     if (w.size() != 4 || w[2] != 3 || w[3] != 3 || n.input_descs[1].dtype != ge::DT_FLOAT) continue;
-    if (IntAttr(n, "group", 1) != 1 || !AllOnes(IntsAttr(n, "strides")) || !AllOnes(IntsAttr(n, "dilations"))) continue;
+    if (IntAttr(n, "group", 1) != 1 || !AllEqual(IntsAttr(n, "strides"), 1) || !AllEqual(IntsAttr(n, "dilations"), 1)) continue;
     SetInt(n, "openatc_winograd", 1);
     LogInfo("pass " + std::string(kConvWinograd) + ": Conv '" + n.name + "' may compute with Winograd");
     ++marked;

@@ -221,6 +221,12 @@ bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, si
   return true;
 }
 
+bool AllEqual(const std::vector<int64_t> &v, int64_t x) {
+  for (int64_t e : v)
+    if (e != x) return false;
+  return true;
+}
+
 void SetInt(ir::Node &n, const char *name, int64_t v) {
   ir::AttrValue a;
   a.kind = ir::AttrKind::kInt;

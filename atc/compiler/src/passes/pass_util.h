@@ -68,6 +68,8 @@ bool PerChannel(const std::vector<double> &c, const std::vector<int64_t> &cs, si
 bool ConstIs(const PassGraph &pg, const ir::Node &n, size_t k, double want);
 /// Marks erased each Const read through `old` that nothing live reads any more.
 void DropUnreadConsts(PassGraph &pg, const std::vector<ir::Endpoint> &old);
+/// True when every element of `v` is `x` (also when `v` is empty: an absent list attribute).
+bool AllEqual(const std::vector<int64_t> &v, int64_t x);
 /// Sets attribute `name` of `n` to an int, a list of ints or a string.
 void SetInt(ir::Node &n, const char *name, int64_t v);
 void SetInts(ir::Node &n, const char *name, std::vector<int64_t> v);

@@ -14,12 +14,6 @@
 namespace openatc::compiler::passes {
 namespace {
 
-bool AllEqual(const std::vector<int64_t> &v, int64_t x) {
-  for (int64_t e : v)
-    if (e != x) return false;
-  return true;
-}
-
 // Rewrites Conv node `ci`; false when it does not match.
 bool Rewrite(PassGraph &pg, int32_t ci) {
   if (!pg.Is(ci, "Conv") || pg.builtin.count("MaxPool") == 0) return false;
