@@ -110,7 +110,8 @@ bool ConstNonFinite(const ConvEntry &entry, const ConvProblem &p, const float *p
 // scanned on every run, W and B once (ConstNonFinite).
 void KeepNaN(const ConvEntry &entry, const ConvProblem &p, const float *px, const float *pw, const float *pb,
              const float *pa, float *py) {
-  if (!(AnyNonFinite(px, NumElements(p.x)) || AnyNonFinite(pa, NumElements(p.y)) || ConstNonFinite(entry, p, pw, pb)))
+  if (!(AnyNonFiniteOnTeam(px, NumElements(p.x)) || AnyNonFiniteOnTeam(pa, NumElements(p.y)) ||
+        ConstNonFinite(entry, p, pw, pb)))
     return;
   ConvProblem raw = p;
   raw.post_ops.clear();

@@ -2,11 +2,13 @@
 #include "common/conv_nan.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 
 #include "common/conv_layout.h"
+#include "common/dnnl_util.h"
 
 namespace openatc_ops {
 namespace {
@@ -24,6 +26,17 @@ int64_t DotStrides(const Dims &s, const Dims &idx) {
 }
 
 }  // namespace
+
+bool AnyNonFiniteOnTeam(const float *p, int64_t n) {
+  if (p == nullptr || n <= 2 * kNanScanSlice || dnnl_util::ApplyThreadCount() <= 1) return AnyNonFinite(p, n);
+  std::atomic<bool> found{false};
+  dnnl_util::RunParts(static_cast<size_t>((n + kNanScanSlice - 1) / kNanScanSlice), [&](size_t k) {
+    if (found.load(std::memory_order_relaxed)) return;
+    const int64_t start = static_cast<int64_t>(k) * kNanScanSlice;
+    if (AnyNonFinite(p + start, std::min(kNanScanSlice, n - start))) found.store(true, std::memory_order_relaxed);
+  });
+  return found.load(std::memory_order_relaxed);
+}
 
 bool ChainDropsNaN(const std::vector<dnnl_util::PostOpSpec> &ops) {
   for (const auto &op : ops)

@@ -26,6 +26,7 @@ WaitPolicy ReadPolicy() {
 struct Gate {
   int fd = -2;  // -2: not opened yet, -1: unavailable (never spin)
   int64_t delay_ns = -1, scheduled = 0;
+  int streak = 0;  // contended looks in a row
   Clock::time_point last_look{}, next_look{}, quiet_until{};
 };
 
@@ -70,6 +71,12 @@ WaitPolicy ProcessWaitPolicy() {
   return policy;
 }
 
+bool QuietAfterLook(int *streak, int64_t delay_ns, int64_t scheduled, int64_t wall_ns) {
+  const int64_t excess = delay_ns - scheduled * kWakeAllowanceMicros * 1000;
+  *streak = excess * kContendedShare > wall_ns ? *streak + 1 : 0;
+  return *streak >= kContendedLooks;
+}
+
 bool MaySpin() {
   const WaitPolicy policy = ProcessWaitPolicy();
   if (policy != WaitPolicy::kAdaptive) return policy == WaitPolicy::kActive;
@@ -81,8 +88,8 @@ bool MaySpin() {
     if (!Read(g, &delay, &scheduled)) return false;
     if (g.delay_ns >= 0) {
       const int64_t wall = std::chrono::duration_cast<std::chrono::nanoseconds>(now - g.last_look).count();
-      const int64_t excess = (delay - g.delay_ns) - (scheduled - g.scheduled) * kWakeAllowanceMicros * 1000;
-      if (excess * kContendedShare > wall) g.quiet_until = now + std::chrono::milliseconds(kQuietMillis);
+      if (QuietAfterLook(&g.streak, delay - g.delay_ns, scheduled - g.scheduled, wall))
+        g.quiet_until = now + std::chrono::milliseconds(kQuietMillis);
     }
     g.delay_ns = delay;
     g.scheduled = scheduled;

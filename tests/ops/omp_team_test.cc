@@ -2,8 +2,8 @@
 // executable defines the OpenMP entry points, so this process's libdnnl binds to them as the ops
 // library's does. What oneDNN and the ops rely on: team numbering and size, the caller as
 // thread 0, the join, per-thread nthreads-var, nested regions on one thread, barriers, one team
-// per master thread, the workers asleep after kSpinMicros; and oneDNN primitives computing
-// exact values on it.
+// per master thread, the workers asleep after kSpinMicros; oneDNN primitives computing exact
+// values on it; and the spin gate's verdict on a sequence of looks (omp_spin_gate.h).
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "common/omp_spin_gate.h"
 #include "common/omp_team.h"
 #include "oneapi/dnnl/dnnl.hpp"
 #include "process_tasks.h"
@@ -245,4 +246,23 @@ TEST_CASE("a region met after the thread's team was joined runs on that thread a
   }).join();
   CHECK(ran == 1);
   CHECK(size == 1);
+}
+
+TEST_CASE("the spin gate quiets a thread after two contended looks in a row, not after one", "[omp_team]") {
+  using namespace openatc_ops::omp_team;
+  constexpr int64_t kMs = 1000 * 1000;
+  int streak = 0;
+  // 1 ms since the previous look: contended once the run delay beyond 50 us a schedule exceeds
+  // 1 ms / 8 = 125 us.
+  CHECK_FALSE(QuietAfterLook(&streak, 0, 0, kMs));
+  CHECK_FALSE(QuietAfterLook(&streak, 2 * kMs, 1, 4 * kMs));  // one long wait: 1.95 ms > 0.5 ms
+  CHECK(streak == 1);
+  CHECK_FALSE(QuietAfterLook(&streak, 100 * 1000, 2, kMs));  // 2 wakes, 100 us: within the allowance
+  CHECK(streak == 0);
+  CHECK_FALSE(QuietAfterLook(&streak, 176 * 1000, 1, kMs));  // 126 us beyond: contended
+  CHECK(QuietAfterLook(&streak, 500 * 1000, 1, kMs));        // and again: quiet
+  CHECK(QuietAfterLook(&streak, 50 * kMs, 10, 100 * kMs));    // still busy after the quiet time
+  CHECK(streak == 3);
+  CHECK_FALSE(QuietAfterLook(&streak, 174 * 1000, 1, kMs));  // 124 us beyond: not contended
+  CHECK(streak == 0);
 }

@@ -6,7 +6,9 @@
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -121,4 +123,41 @@ TEST_CASE("oneDNN ops run from two threads at once give the values of one", "[op
       CHECK(va[(oc * 24 + oh) * 24 + 3] == ConvAt(1.0f, oc, oh, 3));
       CHECK(vb[(oc * 24 + oh) * 24 + 3] == ConvAt(-2.0f, oc, oh, 3));
     }
+}
+
+TEST_CASE("a Conv with a fused Relu keeps a NaN anywhere in an input the team scans", "[ops][threads]") {
+  // x [1, 8, 96, 96]: 73,728 values, three of ops/common/conv_nan.h's kNanScanSlice (32,768), so on
+  // 2 threads the team scans them. A 1x1 Conv of weights 1 sums the 8 channels; the fused Relu is
+  // oneDNN's NaN-losing one, so each NaN reaches Y only through the scan and the replay.
+  ir::AttrValue relu;
+  relu.kind = ir::AttrKind::kListString;
+  relu.list_s = {"eltwise_relu"};
+  constexpr int64_t kHw = 96 * 96;
+  for (int64_t at : {int64_t{0}, int64_t{40000}, 8 * kHw - 1}) {  // in the first, second and last slice
+    INFO("NaN at x element " << at);
+    std::vector<float> x(8 * kHw);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(int64_t(i) % 7 - 3);
+    x[size_t(at)] = NAN;
+    for (int threads : {1, 2}) {
+      INFO(threads << " thread(s)");
+      rt::SetThreadCount(threads);
+      const std::vector<float> y =
+          Values<float>(RunOp({"Conv",
+                               {{Tensor(ge::DT_FLOAT, {1, 8, 96, 96}, x)},
+                                {Tensor(ge::DT_FLOAT, {1, 8, 1, 1}, std::vector<float>(8, 1.0f)), true}},
+                               {{"openatc_post_ops", relu},
+                                {"openatc_post_alpha", FloatsAttr({0.0f})},
+                                {"openatc_post_beta", FloatsAttr({0.0f})}}})[0]);
+      rt::SetThreadCount(0);
+      REQUIRE(y.size() == size_t(kHw));
+      int64_t wrong = 0;
+      for (int64_t p = 0; p < kHw; ++p) {
+        double s = 0;
+        for (int64_t c = 0; c < 8; ++c) s += double((c * kHw + p) % 7 - 3);
+        const bool nan_here = p == at % kHw;
+        if (nan_here ? !std::isnan(y[size_t(p)]) : y[size_t(p)] != static_cast<float>(std::max(s, 0.0))) ++wrong;
+      }
+      CHECK(wrong == 0);
+    }
+  }
 }
