@@ -5,6 +5,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -26,7 +27,7 @@ WaitPolicy ReadPolicy() {
 struct Gate {
   int fd = -2;  // -2: not opened yet, -1: unavailable (never spin)
   int64_t delay_ns = -1, scheduled = 0;
-  int streak = 0;  // contended looks in a row
+  int64_t last_contended_ms = -kRecentMillis - 1;  // steady clock, ms
   Clock::time_point last_look{}, next_look{}, quiet_until{};
 };
 
@@ -71,10 +72,13 @@ WaitPolicy ProcessWaitPolicy() {
   return policy;
 }
 
-bool QuietAfterLook(int *streak, int64_t delay_ns, int64_t scheduled, int64_t wall_ns) {
+int64_t QuietMillisAfterLook(int64_t *last_contended_ms, int64_t now_ms, int64_t delay_ns, int64_t scheduled,
+                             int64_t wall_ns) {
   const int64_t excess = delay_ns - scheduled * kWakeAllowanceMicros * 1000;
-  *streak = excess * kContendedShare > wall_ns ? *streak + 1 : 0;
-  return *streak >= kContendedLooks;
+  if (excess * kContendedShare <= wall_ns) return 0;
+  const bool again = now_ms - *last_contended_ms <= kRecentMillis;
+  *last_contended_ms = now_ms;
+  return again ? kQuietMillis : kBriefQuietMillis;
 }
 
 bool MaySpin() {
@@ -88,8 +92,11 @@ bool MaySpin() {
     if (!Read(g, &delay, &scheduled)) return false;
     if (g.delay_ns >= 0) {
       const int64_t wall = std::chrono::duration_cast<std::chrono::nanoseconds>(now - g.last_look).count();
-      if (QuietAfterLook(&g.streak, delay - g.delay_ns, scheduled - g.scheduled, wall))
-        g.quiet_until = now + std::chrono::milliseconds(kQuietMillis);
+      const int64_t now_ms =
+          std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count();
+      const int64_t quiet =
+          QuietMillisAfterLook(&g.last_contended_ms, now_ms, delay - g.delay_ns, scheduled - g.scheduled, wall);
+      if (quiet > 0) g.quiet_until = std::max(g.quiet_until, now + std::chrono::milliseconds(quiet));
     }
     g.delay_ns = delay;
     g.scheduled = scheduled;

@@ -5,18 +5,21 @@
 // idle CPU's wake-up); a thread that shares its core with another runnable task waits whole time
 // slices (milliseconds). A look finds the core contended when the run delay beyond
 // kWakeAllowanceMicros per time the thread was scheduled exceeds 1/kContendedShare of the time
-// since the previous look; after kContendedLooks contended looks in a row the thread sleeps at
-// once for the next kQuietMillis. It looks at most once a millisecond (one pread, ~2 us). Without
-// that file, or once a read of it failed, a thread never spins. OMP_WAIT_POLICY=PASSIVE: never
-// spin; ACTIVE: always spin, not looking. Each thread that looked keeps the file open (one
-// descriptor) until it ends.
+// since the previous look. A contended look makes the thread sleep at once (never spin) for the
+// next kBriefQuietMillis, or for the next kQuietMillis when its previous contended look was at
+// most kRecentMillis before. It looks at most once a millisecond (one pread, ~2 us), also while
+// quiet. Without that file, or once a read of it failed, a thread never spins.
+// OMP_WAIT_POLICY=PASSIVE: never spin; ACTIVE: always spin, not looking. Each thread that looked
+// keeps the file open (one descriptor) until it ends.
 //
-// Why two looks: on the quiet 2-core VM a thread now and then waits 0.3-2 ms once (a wake queued
-// behind the other thread, the host's own work), one look in ~150 ms of light_resnet50 at 2
-// threads; with one look enough, each sent the thread to sleep for 100 ms: ~40 sleeps and wakes a
-// run instead of ~1, 2-thread medians 5 % above a team that always spins. A core kept busy by
-// another process is contended look after look (30+ in a row), so it still quiets the thread
-// after one millisecond more of spinning.
+// Why two lengths: on the quiet 2-core VM a thread now and then waits 0.3-2 ms once (a wake queued
+// behind the other thread, the host's own work), a contended look every ~150 ms of light_resnet50
+// at 2 threads; when each sent the thread to sleep for 100 ms, a run had ~40 futex sleeps and
+// wakes instead of ~1 and 2-thread medians were 4 % above a team that always spins. A core kept
+// busy by another process gives contended looks every few milliseconds, though not at each look
+// (a thread that sleeps between regions often gets its CPU at once), so two within kRecentMillis
+// quiet it for long; asking for two in a row instead took ultraface-rfb-320 at 2 threads from 2.9
+// to 4.6 ms with one core busy (1 thread: 2.6).
 #pragma once
 
 #include <cstdint>
@@ -25,8 +28,9 @@ namespace openatc_ops::omp_team {
 
 inline constexpr int64_t kWakeAllowanceMicros = 50;
 inline constexpr int64_t kContendedShare = 8;
+inline constexpr int64_t kBriefQuietMillis = 10;
 inline constexpr int64_t kQuietMillis = 100;
-inline constexpr int kContendedLooks = 2;
+inline constexpr int64_t kRecentMillis = 20;
 
 enum class WaitPolicy { kAdaptive, kPassive, kActive };
 
@@ -34,10 +38,12 @@ enum class WaitPolicy { kAdaptive, kPassive, kActive };
 WaitPolicy ProcessWaitPolicy();
 
 /// One look's verdict (see above): `delay_ns` and `scheduled` are the growth of the run delay
-/// and of the times scheduled since the previous look, `wall_ns` the time since it. Counts the
-/// contended looks in a row in `*streak` (a look that is not contended sets it to 0) and returns
-/// whether the thread is to go quiet now.
-bool QuietAfterLook(int *streak, int64_t delay_ns, int64_t scheduled, int64_t wall_ns);
+/// and of the times scheduled since the previous look, `wall_ns` the time since it, `now_ms` a
+/// steady clock. Returns how many milliseconds from now the thread is to stay quiet (0: the look
+/// is not contended); `*last_contended_ms` holds the time of the thread's previous contended
+/// look (initially a time kRecentMillis or more in the past) and is updated.
+int64_t QuietMillisAfterLook(int64_t *last_contended_ms, int64_t now_ms, int64_t delay_ns, int64_t scheduled,
+                             int64_t wall_ns);
 
 /// Whether the calling thread may spin now (see above).
 bool MaySpin();

@@ -3,7 +3,7 @@
 // library's does. What oneDNN and the ops rely on: team numbering and size, the caller as
 // thread 0, the join, per-thread nthreads-var, nested regions on one thread, barriers, one team
 // per master thread, the workers asleep after kSpinMicros; oneDNN primitives computing exact
-// values on it; and the spin gate's verdict on a sequence of looks (omp_spin_gate.h).
+// values on it; and the spin gate's verdicts on a sequence of looks (omp_spin_gate.h).
 #include <catch2/catch.hpp>
 #include <unistd.h>
 
@@ -248,21 +248,21 @@ TEST_CASE("a region met after the thread's team was joined runs on that thread a
   CHECK(size == 1);
 }
 
-TEST_CASE("the spin gate quiets a thread after two contended looks in a row, not after one", "[omp_team]") {
+TEST_CASE("the spin gate quiets a thread briefly after a contended look, long after two close together",
+          "[omp_team]") {
   using namespace openatc_ops::omp_team;
   constexpr int64_t kMs = 1000 * 1000;
-  int streak = 0;
+  int64_t last = -1000;  // no contended look before
   // 1 ms since the previous look: contended once the run delay beyond 50 us a schedule exceeds
   // 1 ms / 8 = 125 us.
-  CHECK_FALSE(QuietAfterLook(&streak, 0, 0, kMs));
-  CHECK_FALSE(QuietAfterLook(&streak, 2 * kMs, 1, 4 * kMs));  // one long wait: 1.95 ms > 0.5 ms
-  CHECK(streak == 1);
-  CHECK_FALSE(QuietAfterLook(&streak, 100 * 1000, 2, kMs));  // 2 wakes, 100 us: within the allowance
-  CHECK(streak == 0);
-  CHECK_FALSE(QuietAfterLook(&streak, 176 * 1000, 1, kMs));  // 126 us beyond: contended
-  CHECK(QuietAfterLook(&streak, 500 * 1000, 1, kMs));        // and again: quiet
-  CHECK(QuietAfterLook(&streak, 50 * kMs, 10, 100 * kMs));    // still busy after the quiet time
-  CHECK(streak == 3);
-  CHECK_FALSE(QuietAfterLook(&streak, 174 * 1000, 1, kMs));  // 124 us beyond: not contended
-  CHECK(streak == 0);
+  CHECK(QuietMillisAfterLook(&last, 5000, 0, 0, kMs) == 0);
+  CHECK(QuietMillisAfterLook(&last, 5001, 100 * 1000, 2, kMs) == 0);  // 2 wakes, 100 us: the allowance
+  CHECK(QuietMillisAfterLook(&last, 5002, 174 * 1000, 1, kMs) == 0);  // 124 us beyond
+  CHECK(last == -1000);
+  CHECK(QuietMillisAfterLook(&last, 5006, 2 * kMs, 1, 4 * kMs) == 10);  // one long wait: 1.95 ms > 0.5
+  CHECK(last == 5006);
+  CHECK(QuietMillisAfterLook(&last, 5030, 176 * 1000, 1, kMs) == 10);  // 126 us beyond, 24 ms later
+  CHECK(QuietMillisAfterLook(&last, 5050, 500 * 1000, 1, kMs) == 100);  // 20 ms later: busy, quiet long
+  CHECK(QuietMillisAfterLook(&last, 5051, 0, 1, kMs) == 0);
+  CHECK(last == 5050);
 }
