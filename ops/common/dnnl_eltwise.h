@@ -15,7 +15,7 @@
 namespace openatc_ops {
 
 /// y[i] = alg(x[i]) for the `n` contiguous float32 values (x == y allowed). Primitives are cached
-/// per (alg, n, thread count); up to dnnl_util::kSerialMemoryBoundBytes of data runs on the
+/// per (alg, n, thread count); data that dnnl_util::SerialMemoryBound calls small runs on the
 /// calling thread alone. Throws dnnl::error.
 void EltwiseF32(dnnl::algorithm alg, const float *x, float *y, int64_t n);
 

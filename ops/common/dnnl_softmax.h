@@ -15,7 +15,7 @@
 namespace openatc_ops {
 
 /// y = softmax of each of the `rows` rows of `n` contiguous float32 values of x. Primitives are
-/// cached per (rows, n, thread count); up to dnnl_util::kSerialMemoryBoundBytes of data runs on
+/// cached per (rows, n, thread count); data that dnnl_util::SerialMemoryBound calls small runs on
 /// the calling thread alone. Throws dnnl::error.
 void SoftmaxRowsF32(const float *x, float *y, int64_t rows, int64_t n);
 

@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include "acl/acl_rt.h"
+#include "common/omp_team.h"
 #include "oneapi/dnnl/dnnl_debug.h"
 
 // The OpenMP entry points this library defines for itself and oneDNN (common/omp_team.h), declared
@@ -109,7 +110,10 @@ void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &
   Execute(p, args);
 }
 
-bool SerialMemoryBound(size_t bytes) { return ApplyThreadCount() > 1 && bytes <= kSerialMemoryBoundBytes; }
+bool SerialMemoryBound(size_t bytes) {
+  const int threads = ApplyThreadCount();
+  return threads > 1 && bytes <= kSerialMemoryBoundBytes && (bytes < kAwakeTeamMinBytes || !omp_team::TeamAwake(threads));
+}
 
 int ThreadsFor(bool serial) { return serial ? 1 : ApplyThreadCount(); }
 

@@ -50,16 +50,26 @@ int ApplyThreadCount();
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args);
 
 /// A memory-bound primitive (pooling, ...) whose source and destination hold at most this many
-/// bytes is created and run in a SerialScope: waking the OpenMP team (libgomp's passive one, when
-/// measured) cost more than the second thread saves; with the ops' own team (omp_team.h) 256 KiB
-/// was tried and was no faster. oneDNN's jit kernels fix their thread count when the primitive is
-/// created, so it is the creation that must be serial. Measured on the 2-core CI-class machine
-/// (omrun --profile, --threads 1 vs 2): a GlobalAveragePool of ppocr-mobile-v2-cls took 7 us on
-/// one thread and ~100 us on two; one of ppocr-v4-det (~0.5 MiB) 39 us and 153 us.
+/// bytes is created and run in a SerialScope when the team sleeps: waking the OpenMP team
+/// (libgomp's passive one, when measured) cost more than the second thread saves. oneDNN's jit
+/// kernels fix their thread count when the primitive is created, so it is the creation that must
+/// be serial. Measured on the 2-core CI-class machine (omrun --profile, --threads 1 vs 2): a
+/// GlobalAveragePool of ppocr-mobile-v2-cls took 7 us on one thread and ~100 us on two; one of
+/// ppocr-v4-det (~0.5 MiB) 39 us and 153 us.
 inline constexpr size_t kSerialMemoryBoundBytes = size_t{1} << 20;
 
-/// Whether a memory-bound primitive touching `bytes` is created and run serially: at most
-/// kSerialMemoryBoundBytes, and more than one thread configured.
+/// From this many bytes up to kSerialMemoryBoundBytes, a memory-bound primitive runs on the team
+/// after all when the team is awake (omp_team::TeamAwake: its workers still spin after the last
+/// region, so no futex wake): on one thread it would read the half of its source that the other
+/// core's share of the previous node wrote, from that core's cache at ~40 GB/s against ~100-200
+/// from its own (2-core VM, a streaming AVX-512 read). inception_v2 at 2 threads (omrun
+/// --profile): its four 576x14x14 AveragePools (0.9 MiB) took 71 us each on the calling thread,
+/// 35 at 1 thread, ~40 on the awake team (ONNX Runtime ~40); all its pools 1.03 -> 0.64 ms.
+inline constexpr size_t kAwakeTeamMinBytes = size_t{64} << 10;
+
+/// Whether a memory-bound primitive touching `bytes` is created and run serially: more than one
+/// thread configured, at most kSerialMemoryBoundBytes, and under kAwakeTeamMinBytes or a team
+/// that sleeps.
 bool SerialMemoryBound(size_t bytes);
 
 /// The thread count a primitive is created for (part of its cache key): 1 when `serial`, else

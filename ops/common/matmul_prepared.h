@@ -26,8 +26,7 @@ namespace openatc_ops {
 inline constexpr int64_t kSerialMatMulMacs = int64_t{4} << 20;
 
 /// Whether a float MatMul or Gemm of `macs` multiply-adds over operands of `bytes` (A, B and Y
-/// together) runs serially: fewer than kSerialMatMulMacs, at most
-/// dnnl_util::kSerialMemoryBoundBytes, and more than one thread configured. A classifier's
+/// together) runs serially: fewer than kSerialMatMulMacs and dnnl_util::SerialMemoryBound(bytes). A classifier's
 /// [1, 2048] x [2048, 1000] has 2M multiply-adds but streams 8 MB of weights, which two threads
 /// read faster than one.
 bool SerialMatMul(int64_t macs, int64_t bytes);

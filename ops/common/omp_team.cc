@@ -246,6 +246,16 @@ void Parallel(void (*fn)(void *), void *data, unsigned num_threads) {
 
 uint64_t RegionsRun() { return g_regions.load(std::memory_order_relaxed); }
 
+bool TeamAwake(int threads) {
+  const Team *team = t_team;
+  if (Foreign() != nullptr || team == nullptr || t_place.in_active || threads < 2 ||
+      static_cast<int>(team->workers.size()) + 1 < threads)
+    return false;
+  for (int k = 0; k + 1 < threads; ++k)
+    if (team->workers[static_cast<size_t>(k)]->sleepers.load(std::memory_order_relaxed) != 0) return false;
+  return true;
+}
+
 }  // namespace openatc_ops::omp_team
 
 // The entry points (libgomp's ABI: GOMP_parallel since GCC 4.9, GOMP_barrier since GCC 4.2; the

@@ -167,6 +167,28 @@ TEST_CASE("the team's workers sleep once a region is over", "[omp_team]") {
   if (std::getenv("OMP_WAIT_POLICY") == nullptr) CHECK(WorkersCpuMs(&workers) - cpu0 < 1.0);
 }
 
+TEST_CASE("TeamAwake: true while the workers spin after a region, false once they sleep", "[omp_team]") {
+  using openatc_ops::omp_team::TeamAwake;
+  std::thread([] {  // a thread of its own: no team yet
+    CHECK_FALSE(TeamAwake(2));
+    bool awake = false;  // right after a region the worker spins, unless the spin gate quiets it:
+    for (int i = 0; i < 100 && !awake; ++i) {  // one try in 100 is enough on a loaded machine
+      Parallel(2, [] {});
+      awake = TeamAwake(2);
+    }
+    CHECK(awake);
+    CHECK_FALSE(TeamAwake(3));  // a team of 2
+    bool inside = true;
+    Parallel(2, [&] {
+      if (omp_get_thread_num() == 0) inside = TeamAwake(2);
+    });
+    CHECK_FALSE(inside);
+    Parallel(2, [] {});
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    if (std::getenv("OMP_WAIT_POLICY") == nullptr) CHECK_FALSE(TeamAwake(2));  // kSpinMicros is 0.1 ms
+  }).join();
+}
+
 TEST_CASE("oneDNN's primitives run their regions on this team and compute exact values", "[omp_team]") {
   // [64, 512] x [512, 256] of small integers: every float32 sum is exact.
   const int M = 64, K = 512, N = 256;
