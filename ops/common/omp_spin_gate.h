@@ -14,8 +14,8 @@
 //
 // Why two lengths: on the quiet 2-core VM a thread now and then waits 0.3-2 ms once (a wake queued
 // behind the other thread, the host's own work), a contended look every ~150 ms of light_resnet50
-// at 2 threads; when each sent the thread to sleep for 100 ms, a run had ~40 futex sleeps and
-// wakes instead of ~1 and 2-thread medians were 4 % above a team that always spins. A core kept
+// at 2 threads; when each sent the thread to sleep for 100 ms, a run had ~26 voluntary context
+// switches instead of ~5 and 2-thread medians were 4 % above a team that always spins. A core kept
 // busy by another process gives contended looks every few milliseconds, though not at each look
 // (a thread that sleeps between regions often gets its CPU at once), so two within kRecentMillis
 // quiet it for long; asking for two in a row instead took ultraface-rfb-320 at 2 threads from 2.9
