@@ -28,7 +28,7 @@ int64_t DotStrides(const Dims &s, const Dims &idx) {
 }  // namespace
 
 bool AnyNonFiniteOnTeam(const float *p, int64_t n) {
-  if (p == nullptr || n <= 2 * kNanScanSlice || dnnl_util::ApplyThreadCount() <= 1) return AnyNonFinite(p, n);
+  if (p == nullptr || n <= 2 * kNanScanSlice) return AnyNonFinite(p, n);  // one thread: RunParts runs all here
   std::atomic<bool> found{false};
   dnnl_util::RunParts(static_cast<size_t>((n + kNanScanSlice - 1) / kNanScanSlice), [&](size_t k) {
     if (found.load(std::memory_order_relaxed)) return;
