@@ -202,7 +202,7 @@ class ConvTranspose : public ge::EagerExecuteOp, public ge::ShapeInferOp {
         dnnl::deconvolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::deconvolution_direct,
                                             e.src, e.wei, e.dst, dnnl_util::DnnlDims(g.strides),
                                             dnnl_util::DnnlDims(dil), zero, zero);
-        e.prim = dnnl::deconvolution_forward(dnnl::deconvolution_forward::primitive_desc(d, dnnl_util::Engine()));
+        e.prim = dnnl::deconvolution_forward(dnnl::deconvolution_forward::primitive_desc(d, dnnl_util::UserScratchpad(), dnnl_util::Engine()));
         return e;
       });
       std::vector<float> sx, sw, sb, sy, full(static_cast<size_t>(NumElements(full_dims)));

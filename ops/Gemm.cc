@@ -99,7 +99,7 @@ void GemmDescs(const GemmShape &s, dnnl::memory::desc *ad, dnnl::memory::desc *b
 // oneDNN when `pack_b` (MatMulPd). Throws dnnl::error.
 dnnl::matmul::primitive_desc GemmPd(const dnnl::memory::desc &ad, const dnnl::memory::desc &bd,
                                     const dnnl::memory::desc &yd, float alpha, float beta, bool use_c, bool pack_b) {
-  dnnl::primitive_attr attr;
+  dnnl::primitive_attr attr = dnnl_util::UserScratchpad();
   if (alpha != 1.0f) attr.set_output_scales(0, {alpha});
   if (use_c) {
     dnnl::post_ops po;

@@ -39,7 +39,7 @@ dnnl::memory::desc BiasDesc(const MatMulShape &s, bool bias) {
 // the layout oneDNN chooses (MatMulPd). Throws dnnl::error.
 dnnl::matmul::primitive_desc MatMulPdOf(const MatMulShape &s, bool bias, bool pack_b) {
   return MatMulPd(dnnl_util::PlainF32(s.a), dnnl_util::PlainF32(s.b), BiasDesc(s, bias), dnnl_util::PlainF32(s.dst),
-                  dnnl::primitive_attr(), pack_b);
+                  dnnl_util::UserScratchpad(), pack_b);
 }
 
 int64_t F32Bytes(const MatMulShape &s) { return 4 * (NumElements(s.a) + NumElements(s.b) + NumElements(s.dst)); }

@@ -145,7 +145,7 @@ class MatMulV2 : public ge::EagerExecuteOp, public ge::ShapeInferOp {
         en.bias = bias ? dnnl_util::PlainF32({1, g.n}) : dnnl::memory::desc();
         en.y = dnnl_util::PlainF32({g.m, g.n});
         dnnl::matmul::desc d(en.a, en.b, en.bias, en.y);
-        en.prim = dnnl::matmul(dnnl::matmul::primitive_desc(d, dnnl_util::Engine()));
+        en.prim = dnnl::matmul(dnnl::matmul::primitive_desc(d, dnnl_util::UserScratchpad(), dnnl_util::Engine()));
         return en;
       });
       std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, dnnl_util::Wrap(e->a, pa)},

@@ -57,7 +57,7 @@ dnnl::convolution_forward::primitive_desc ConvPd(const ConvProblem &p, dnnl::alg
   dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, wei, bias, dst,
                                     dnnl_util::DnnlDims(p.win.strides), dnnl_util::DnnlDims(dil),
                                     dnnl_util::DnnlDims(p.win.pads_begin), dnnl_util::DnnlDims(p.win.pads_end));
-  dnnl::primitive_attr attr;
+  dnnl::primitive_attr attr = dnnl_util::UserScratchpad();
   if (!p.post_ops.empty()) attr.set_post_ops(dnnl_util::BuildPostOps(p.post_ops, dst));
   return dnnl::convolution_forward::primitive_desc(d, attr, dnnl_util::Engine());
 }

@@ -37,7 +37,7 @@ void MakePlainConv(const ConvProblem &p, const Dims &xs, const Dims &ws, const D
   dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::convolution_direct, e->src,
                                     e->wei, e->bias, e->dst, dnnl_util::DnnlDims(p.win.strides), dnnl_util::DnnlDims(dil),
                                     dnnl_util::DnnlDims(p.win.pads_begin), dnnl_util::DnnlDims(p.win.pads_end));
-  dnnl::primitive_attr attr;
+  dnnl::primitive_attr attr = dnnl_util::UserScratchpad();
   if (!p.post_ops.empty()) attr.set_post_ops(dnnl_util::BuildPostOps(p.post_ops, dnnl_util::PlainF32(p.y)));
   e->prim = dnnl::convolution_forward(dnnl::convolution_forward::primitive_desc(d, attr, dnnl_util::Engine()));
 }

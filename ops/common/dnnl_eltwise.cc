@@ -14,7 +14,7 @@ void EltwiseF32(dnnl::algorithm alg, const float *x, float *y, int64_t n) {
   auto prim = cache.Get(key, [&] {
     dnnl_util::SerialScope scope(serial);
     dnnl::eltwise_forward::desc d(dnnl::prop_kind::forward_inference, alg, md, 0.0f, 0.0f);
-    return dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(d, dnnl_util::Engine()));
+    return dnnl::eltwise_forward(dnnl::eltwise_forward::primitive_desc(d, dnnl_util::UserScratchpad(), dnnl_util::Engine()));
   });
   dnnl_util::Run(*prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(md, x)}, {DNNL_ARG_DST, dnnl_util::Wrap(md, y)}}, serial);
 }

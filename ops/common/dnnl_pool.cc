@@ -55,7 +55,7 @@ dnnl::pooling_v2_forward::primitive_desc PoolPd(const dnnl::memory::desc &src, c
   dnnl::pooling_v2_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, dst, dnnl_util::DnnlDims(w.strides),
                                    dnnl_util::DnnlDims(w.kernel), dnnl_util::DnnlDims(dil),
                                    dnnl_util::DnnlDims(w.pads_begin), dnnl_util::DnnlDims(w.pads_end));
-  return dnnl::pooling_v2_forward::primitive_desc(d, dnnl_util::Engine());
+  return dnnl::pooling_v2_forward::primitive_desc(d, dnnl_util::UserScratchpad(), dnnl_util::Engine());
 }
 }  // namespace
 

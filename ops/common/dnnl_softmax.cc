@@ -13,7 +13,7 @@ void SoftmaxRowsF32(const float *x, float *y, int64_t rows, int64_t n) {
   auto prim = cache.Get(key, [&] {
     dnnl_util::SerialScope scope(serial);
     dnnl::softmax_v2_forward::desc d(dnnl::prop_kind::forward_inference, dnnl::algorithm::softmax_accurate, md, md, 1);
-    return dnnl::softmax_v2_forward(dnnl::softmax_v2_forward::primitive_desc(d, dnnl_util::Engine()));
+    return dnnl::softmax_v2_forward(dnnl::softmax_v2_forward::primitive_desc(d, dnnl_util::UserScratchpad(), dnnl_util::Engine()));
   });
   dnnl_util::Run(*prim, {{DNNL_ARG_SRC, dnnl_util::Wrap(md, x)}, {DNNL_ARG_DST, dnnl_util::Wrap(md, y)}}, serial);
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
@@ -70,13 +71,63 @@ void NoteKernel(const dnnl::primitive &p) {
   std::snprintf(t_trace + used, kTraceBytes - used, "%s%s", used == 0 ? "" : ", ", entry);
 }
 
-// Executes `p` on the calling thread's stream (one made for this call when the thread's is gone);
-// `note`: into the calling thread's kernel record.
+// The calling thread's scratchpad for primitives made with UserScratchpad, as t_stream: a plain
+// pointer and size set by the holder, which frees the buffer at thread exit.
+thread_local void *t_scratchpad = nullptr;
+thread_local size_t t_scratchpad_bytes = 0;
+thread_local bool t_scratchpad_gone = false;
+
+struct ScratchpadHolder {
+  ~ScratchpadHolder() {
+    std::free(t_scratchpad);
+    t_scratchpad = nullptr;
+    t_scratchpad_bytes = 0;
+    t_scratchpad_gone = true;
+  }
+};
+
+// Page-aligned storage for `bytes`: the calling thread's buffer (grown when smaller), or, on a
+// thread whose holder is gone, a buffer in `*late` for this call alone. nullptr when out of memory.
+void *ThreadScratchpad(size_t bytes, std::unique_ptr<void, void (*)(void *)> *late) {
+  constexpr size_t kAlign = 4096;
+  const size_t rounded = (bytes + kAlign - 1) / kAlign * kAlign;
+  if (t_scratchpad_gone) {
+    late->reset(std::aligned_alloc(kAlign, rounded));
+    return late->get();
+  }
+  thread_local ScratchpadHolder holder;
+  if (t_scratchpad_bytes < rounded) {
+    std::free(t_scratchpad);
+    t_scratchpad = std::aligned_alloc(kAlign, rounded);
+    t_scratchpad_bytes = t_scratchpad ? rounded : 0;
+  }
+  return t_scratchpad;
+}
+
+// Executes `p` on the calling thread's stream (one made for this call when the thread's is gone),
+// with the thread's scratchpad when `p` needs one; `note`: into the calling thread's kernel record.
 void Execute(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool note = true) {
   dnnl::stream *s = ThreadStream();
   dnnl::stream late = s ? dnnl::stream() : dnnl::stream(Engine());
   dnnl::stream &use = s ? *s : late;
-  p.execute(use, args);
+  const dnnl_memory_desc_t *smd = dnnl_primitive_desc_query_md(p.get_primitive_desc(), dnnl_query_scratchpad_md, 0);
+  const size_t sbytes = smd ? dnnl_memory_desc_get_size(smd) : 0;
+  if (sbytes == 0) {
+    p.execute(use, args);
+  } else {
+    std::unique_ptr<void, void (*)(void *)> late_buffer(nullptr, std::free);
+    void *buffer = ThreadScratchpad(sbytes, &late_buffer);
+    if (buffer == nullptr) throw dnnl::error(dnnl_out_of_memory, "no memory for a primitive's scratchpad");
+    const dnnl::memory scratchpad(dnnl::memory::desc(*smd), Engine(), buffer);
+    // What primitive::execute does with a map, plus the scratchpad (no copy of the map).
+    std::vector<dnnl_exec_arg_t> c_args;
+    c_args.reserve(args.size() + 1);
+    for (const auto &a : args) c_args.push_back({a.first, a.second.get(true)});
+    c_args.push_back({DNNL_ARG_SCRATCHPAD, scratchpad.get()});
+    dnnl::error::wrap_c_api(
+        dnnl_primitive_execute(p.get(), use.get(), static_cast<int>(c_args.size()), c_args.data()),
+        "could not execute a primitive");
+  }
   use.wait();
   if (note && g_trace_on.load(std::memory_order_relaxed)) NoteKernel(p);
 }
@@ -86,6 +137,11 @@ dnnl::engine &Engine() {
   // Never destroyed: ops may run from static destructors of other libraries' objects.
   static dnnl::engine *e = new dnnl::engine(dnnl::engine::kind::cpu, 0);
   return *e;
+}
+
+dnnl::primitive_attr UserScratchpad(dnnl::primitive_attr attr) {
+  attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
+  return attr;
 }
 
 const char *TakeKernelTrace() {
@@ -204,7 +260,7 @@ dnnl::memory Wrap(const dnnl::memory::desc &md, const float *data) {
 
 bool MakeReorder(const dnnl::memory::desc &from, const dnnl::memory::desc &to, dnnl::reorder *r) {
   if (from == to) return false;
-  *r = dnnl::reorder(dnnl::reorder::primitive_desc(Engine(), from, Engine(), to));
+  *r = dnnl::reorder(dnnl::reorder::primitive_desc(Engine(), from, Engine(), to, UserScratchpad()));
   return true;
 }
 

@@ -42,7 +42,7 @@ dnnl::memory PackB(const dnnl::matmul::primitive_desc &pd, const dnnl::memory::d
   }
   dnnl::memory m(packed, dnnl_util::Engine());
   const dnnl::memory from = dnnl_util::Wrap(plain, b);
-  dnnl_util::Run(dnnl::reorder(from, m), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, m}}, serial);
+  dnnl_util::Run(dnnl::reorder(from, m, dnnl_util::UserScratchpad()), {{DNNL_ARG_FROM, from}, {DNNL_ARG_TO, m}}, serial);
   return m;
 }
 

@@ -80,7 +80,8 @@ inline constexpr size_t kPackBMinBytes = size_t{64} << 10;
 /// Whether `b`, a constant float32 B laid out as `bd` (nullptr: not constant), is packed (PackB).
 inline bool PacksB(const float *b, const dnnl::memory::desc &bd) { return b != nullptr && bd.get_size() >= kPackBMinBytes; }
 
-/// The matmul primitive descriptor of `ad` x `bd` -> `yd` (bias `cd`, may be empty) with `attr`.
+/// The matmul primitive descriptor of `ad` x `bd` -> `yd` (bias `cd`, may be empty) with `attr` (made
+/// with dnnl_util::UserScratchpad, as every primitive run through dnnl_util::Run).
 /// With `pack_b`, B's layout is left to oneDNN (format_tag::any), falling back to `bd` where
 /// oneDNN has no implementation for that. Throws dnnl::error.
 dnnl::matmul::primitive_desc MatMulPd(const dnnl::memory::desc &ad, const dnnl::memory::desc &bd,
