@@ -202,7 +202,7 @@ class Conv : public ge::EagerExecuteOp, public ge::ShapeInferOp, public openatc:
         return Fail(ctx, "the fused addend (input openatc_addend) must be a tensor of Y's shape " + DimsToString(s->p.y));
       gert::Tensor *y = AllocOutput(ctx, 0, s->p.y, x->GetDataType());
       if (y == nullptr) return ge::GRAPH_FAILED;
-      return RunConvEntry(ctx, s->entry, s->p, *x, *w, b, *y, addend, s->add_index);
+      return RunConvEntry(ctx, EntryNow(*s), s->p, *x, *w, b, *y, addend, s->add_index);
     }
     ConvProblem p;
     const std::string err = ResolveProblem(ctx, *x, *w, b, &p);

@@ -2,6 +2,7 @@
 #include "common/conv_core.h"
 
 #include "common/conv_nan.h"
+#include "common/omp_team.h"
 
 namespace openatc_ops {
 
@@ -65,6 +66,15 @@ int ConvThreads(const ConvProblem &p, bool blockable, bool *serial) {
   const bool dense = macs >= kDenseConvMacs && macs >= kDenseConvMacsPerByte * bytes;
   *serial = blockable && threads > 1 && macs < kSerialConvMacs && !dense;
   return *serial ? 1 : threads;  // a serial primitive is made for one thread
+}
+
+int ConvThreadsNow(const ConvProblem &p, bool blockable, bool *serial) {
+  const int threads = ConvThreads(p, blockable, serial);
+  if (!*serial) return threads;
+  const int team = dnnl_util::ApplyThreadCount();
+  if (!omp_team::TeamAwake(team)) return threads;
+  *serial = false;
+  return team;
 }
 
 ConvEntry MakeConvEntry(const ConvProblem &p, bool has_bias, bool blockable, bool serial) {
@@ -168,7 +178,7 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
   std::shared_ptr<ConvEntry> entry;
   try {
     bool serial = false;
-    const int threads = ConvThreads(p, blockable, &serial);
+    const int threads = ConvThreadsNow(p, blockable, &serial);
     const Dims xs = OrDense(p.x_strides, p.x), ws = OrDense(p.w_strides, p.w), ys = OrDense(p.y_strides, p.y);
     dnnl_util::Key key;
     key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)

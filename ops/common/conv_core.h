@@ -157,6 +157,16 @@ std::string CheckConvLayout(const ConvProblem &p, bool blockable);
 /// kDenseConvMacs).
 int ConvThreads(const ConvProblem &p, bool blockable, bool *serial);
 
+/// ConvThreads, except that a convolution it makes serial runs on the whole team while the team
+/// is awake (omp_team::TeamAwake: its workers still spin after the previous region, so taking
+/// them wakes nobody). The serial rule is for a team that must be woken, or whose core another
+/// process holds (then the spin gate sends its workers to sleep at once). Measured on the 2-core
+/// Intel VM at 2 threads (omrun medians of 6 alternated rounds, serial rule / on the team for
+/// every convolution): ultraface-rfb-320 3.94 / 2.73 ms, ppocr-mobile-v2-cls 0.83 / 0.79; with
+/// one core busy the team for every convolution cost ultraface 4.19 -> 4.57 ms (1 thread 3.92),
+/// which this per-run choice avoids.
+int ConvThreadsNow(const ConvProblem &p, bool blockable, bool *serial);
+
 /// A new primitive entry for `p` (blocked or plain). Throws dnnl::error.
 ConvEntry MakeConvEntry(const ConvProblem &p, bool has_bias, bool blockable, bool serial);
 

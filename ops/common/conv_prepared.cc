@@ -5,6 +5,7 @@
 
 #include "common/conv_nan.h"
 #include "common/dnnl_packing.h"
+#include "common/omp_team.h"
 
 namespace openatc_ops {
 namespace {
@@ -70,6 +71,11 @@ std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, g
   if (w != nullptr && (b != nullptr || !has_bias))  // the entry is this node's alone: its scan holds for every run
     s->entry.wb_scan->state.store(AnyNonFinite(w, NumElements(p.w)) || AnyNonFinite(b, p.w[0]) ? ConstScan::kNonFinite
                                                                                                 : ConstScan::kFinite);
+  if (serial) {
+    s->team = std::make_unique<ConvEntry>(MakeConvEntry(p, has_bias, blockable, /*serial=*/false));
+    BindArgs(s->team.get());
+    s->team->wb_scan = s->entry.wb_scan;
+  }
   if (!Packable(s->entry, p) || w == nullptr) return s;
   PackedWeights &pk = *s->entry.sides.packed;
   const ConvEntry &e = s->entry;
@@ -78,7 +84,20 @@ std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, g
   s->from_om = static_cast<bool>(pk.mem);
   if (!s->from_om) PackSlices(e, w, /*serial=*/false);
   pk.ready.store(true, std::memory_order_release);
+  if (s->team && Packable(*s->team, p)) {
+    ConvEntry &t = *s->team;
+    if (t.parts == e.parts && t.wei == e.wei) {
+      t.sides.packed = e.sides.packed;
+    } else {
+      PackSlices(t, w, /*serial=*/false);
+      t.sides.packed->ready.store(true, std::memory_order_release);
+    }
+  }
   return s;
+}
+
+const ConvEntry &EntryNow(const ConvPrepared &s) {
+  return s.team && omp_team::TeamAwake(s.host_threads) ? *s.team : s.entry;
 }
 
 bool PreparedMatches(const ConvPrepared &s, const gert::Tensor &x, const gert::Tensor &w, const gert::Tensor *b) {

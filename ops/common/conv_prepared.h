@@ -26,7 +26,14 @@ struct ConvPrepared {
   int add_index = -1;                 ///< BinaryAddIndex(p.post_ops)
   bool from_om = false;               ///< the packed weights are the OM's copy (not repacked)
   ConvEntry entry;
+  /// For an entry made serial (ConvThreads): the same convolution made for the whole team, run
+  /// instead while the team is awake (ConvThreadsNow). Shares the entry's packed weights where
+  /// both primitives read one layout.
+  std::unique_ptr<ConvEntry> team;
 };
+
+/// The entry of `s` to run now: `team` while the team is awake, else `entry`.
+const ConvEntry &EntryNow(const ConvPrepared &s);
 
 /// The packed copy of `w` (plain float32 weights of `p`) for this CPU, with its ISA and layout
 /// tags; false when `p`'s primitive reads the plain weights as they are (nothing to pack).

@@ -56,14 +56,15 @@ constexpr size_t kTraceBytes = 512;
 thread_local char t_trace[kTraceBytes];
 thread_local char t_taken[kTraceBytes];
 
-void NoteKernel(const dnnl::primitive &p) {
+// `how`: the threads it ran on ("1 thread", "2 threads", "slices on 2 threads").
+void NoteKernel(const dnnl::primitive &p, const char *how) {
   const_dnnl_primitive_desc_t pd = p.get_primitive_desc();
   const char *impl = nullptr;
   dnnl_primitive_kind_t kind = dnnl_undefined_primitive;
   if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &impl) != dnnl_success || impl == nullptr) return;
   if (dnnl_primitive_desc_query(pd, dnnl_query_primitive_kind, 0, &kind) != dnnl_success) return;
-  char entry[128];
-  std::snprintf(entry, sizeof entry, "%s %s", dnnl_prim_kind2str(kind), impl);
+  char entry[160];
+  std::snprintf(entry, sizeof entry, "%s %s (%s)", dnnl_prim_kind2str(kind), impl, how);
   // Distinct entries only (a node may run one primitive per batch item or chain part).
   const size_t n = std::strlen(entry), used = std::strlen(t_trace);
   for (const char *at = t_trace; (at = std::strstr(at, entry)) != nullptr; at += n)
@@ -129,7 +130,12 @@ void Execute(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memor
         "could not execute a primitive");
   }
   use.wait();
-  if (note && g_trace_on.load(std::memory_order_relaxed)) NoteKernel(p);
+  if (note && g_trace_on.load(std::memory_order_relaxed)) {
+    char how[32];
+    const int threads = omp_get_max_threads();
+    std::snprintf(how, sizeof how, "%d thread%s", threads, threads == 1 ? "" : "s");
+    NoteKernel(p, how);
+  }
 }
 }  // namespace
 
@@ -226,8 +232,12 @@ void RunEach(const std::vector<const dnnl::primitive *> &prims,
              const std::vector<std::unordered_map<int, dnnl::memory>> &args) {
   RunParts(args.size(), [&](size_t k) { Execute(*prims[k], args[k], /*note=*/false); });  // noted below
   // The node's record is the calling thread's, whichever thread ran a slice.
-  if (g_trace_on.load(std::memory_order_relaxed))
-    for (const dnnl::primitive *p : prims) NoteKernel(*p);
+  if (g_trace_on.load(std::memory_order_relaxed)) {
+    char how[32];
+    std::snprintf(how, sizeof how, "slices on %d threads",
+                  static_cast<int>(std::min(args.size(), static_cast<size_t>(std::max(ApplyThreadCount(), 1)))));
+    for (const dnnl::primitive *p : prims) NoteKernel(*p, how);
+  }
 }
 
 void Run(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool serial) {

@@ -122,8 +122,9 @@ void RunParts(size_t parts, const std::function<void(size_t)> &part);
 
 /// OpenAtcDeliverableKernelTrace (deliverable_traits.cc): switches on, for the whole process, the
 /// record Run and RunSerial keep of the primitives each thread executes, and returns the calling
-/// thread's record since its previous call ("<primitive kind> <oneDNN implementation>", distinct
-/// entries joined by ", "; "" when none ran), valid until that thread's next call.
+/// thread's record since its previous call ("<primitive kind> <oneDNN implementation> (<threads>)"
+/// with <threads> "1 thread", "N threads" or, for RunEach, "slices on N threads"; distinct entries
+/// joined by ", "; "" when none ran), valid until that thread's next call.
 const char *TakeKernelTrace();
 
 /// oneDNN dims from ONNX dims.

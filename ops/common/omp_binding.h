@@ -22,6 +22,7 @@ struct ForeignOpenMp {
   int (*max_threads)();
   void (*set_num_threads)(int);
   int (*in_parallel)();
+  int (*team_awake)(int);  ///< OpenAtcOmpTeamAwake where that runtime is a copy of this one, else null
 };
 
 /// nullptr when libdnnl's calls reach this runtime (or libdnnl is not loaded, or its binding cannot

@@ -247,13 +247,16 @@ void Parallel(void (*fn)(void *), void *data, unsigned num_threads) {
 uint64_t RegionsRun() { return g_regions.load(std::memory_order_relaxed); }
 
 bool TeamAwake(int threads) {
+  if (const ForeignOpenMp *f = Foreign()) return f->team_awake != nullptr && f->team_awake(threads) != 0;
   const Team *team = t_team;
-  if (Foreign() != nullptr || team == nullptr || t_place.in_active || threads < 2 ||
+  if (team == nullptr || t_place.in_active || threads < 2 ||
       static_cast<int>(team->workers.size()) + 1 < threads)
     return false;
   for (int k = 0; k + 1 < threads; ++k)
     if (team->workers[static_cast<size_t>(k)]->sleepers.load(std::memory_order_relaxed) != 0) return false;
-  return true;
+  // A worker that spins may still wait for its CPU: where the caller's own core is contended, the
+  // machine is short of cores and a region would wait for a time slice.
+  return MaySpin();
 }
 
 }  // namespace openatc_ops::omp_team
@@ -303,3 +306,7 @@ OPENATC_OMP_EXPORT int omp_in_parallel() {
   if (const ForeignOpenMp *f = Foreign()) return f->in_parallel();
   return t_place.in_active ? 1 : 0;
 }
+
+// TeamAwake for another copy of this library that libdnnl is bound to (omp_binding.h: a process
+// that loaded the built-in ops from the OPP folder to compile, then from an OM to run).
+OPENATC_OMP_EXPORT int OpenAtcOmpTeamAwake(int threads) { return openatc_ops::omp_team::TeamAwake(threads) ? 1 : 0; }

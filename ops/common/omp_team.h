@@ -29,10 +29,12 @@ inline constexpr int64_t kActiveSpinMicros = 1000 * 1000;
 /// The name of the team's worker threads (/proc/<pid>/task/<tid>/comm, `top -H`).
 inline constexpr char kWorkerName[] = "openatc-omp";
 
-/// Whether the calling thread's team has at least `threads` - 1 workers and none of them sleeps
-/// now: they spin after their last region (kSpinMicros, omp_spin_gate.h), so a region of
-/// `threads` threads would wake none from the futex. False without such a team, inside a region,
-/// and where the entry points forward to another OpenMP runtime (omp_binding.h).
+/// Whether the calling thread's team has at least `threads` - 1 workers, none of them sleeps now
+/// (they spin after their last region: kSpinMicros, omp_spin_gate.h), so a region of `threads`
+/// threads would wake none from the futex, and the calling thread may spin itself (MaySpin: its
+/// core is not contended; a spinning worker on a machine short of cores may wait a time slice for
+/// its CPU). False without such a team, inside a region, and where the entry points forward to
+/// another OpenMP runtime (omp_binding.h), unless that is another copy of this one, which answers.
 bool TeamAwake(int threads);
 
 /// Parallel regions of more than one thread that this runtime has run in this process (a test
