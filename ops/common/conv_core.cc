@@ -114,15 +114,19 @@ bool ConstNonFinite(const ConvEntry &entry, const ConvProblem &p, const float *p
   return state == ConstScan::kNonFinite;
 }
 
-// A chain oneDNN evaluates NaN-losing (conv_nan.h) on non-finite data: computes the plain
-// convolution (a primitive made for this call only: non-finite inputs are the rare case) and
-// writes NaN back where the ONNX chain gives NaN. `pw`: the plain weights. X and the addend are
-// scanned on every run, W and B once (ConstNonFinite).
+// Whether a chain oneDNN evaluates NaN-losing (conv_nan.h) meets non-finite data: X and the addend
+// are scanned on every run, W and B once (ConstNonFinite). Called before the convolution runs.
+bool MeetsNonFinite(const ConvEntry &entry, const ConvProblem &p, const float *px, const float *pw, const float *pb,
+                    const float *pa) {
+  return AnyNonFiniteOnTeam(px, NumElements(p.x)) || AnyNonFiniteOnTeam(pa, NumElements(p.y)) ||
+         ConstNonFinite(entry, p, pw, pb);
+}
+
+// For a chain that met non-finite data (MeetsNonFinite): computes the plain convolution (a
+// primitive made for this call only: non-finite inputs are the rare case) and writes NaN back
+// where the ONNX chain gives NaN. `pw`: the plain weights.
 void KeepNaN(const ConvEntry &entry, const ConvProblem &p, const float *px, const float *pw, const float *pb,
              const float *pa, float *py) {
-  if (!(AnyNonFiniteOnTeam(px, NumElements(p.x)) || AnyNonFiniteOnTeam(pa, NumElements(p.y)) ||
-        ConstNonFinite(entry, p, pw, pb)))
-    return;
   ConvProblem raw = p;
   raw.post_ops.clear();
   raw.layout.add_blocked = false;
@@ -155,8 +159,11 @@ ge::graphStatus RunConvEntry(const gert::ExtendedKernelContext *ctx, const ConvE
   if (add_index >= 0 && pa == nullptr) return Fail(ctx, "the fused addend must be a float tensor with data");
   float *py = dnnl_util::OutF32(y, &sy);
   try {
+    // The scan runs first: it leaves the start of X (read last, conv_nan.h) in cache for the
+    // convolution, which reads it first.
+    const bool nonfinite = keep_nan && MeetsNonFinite(entry, p, px, pw, pb, pa);
     RunEntryOnce(entry, p, px, pw, pb, pa, add_index, py);
-    if (keep_nan) KeepNaN(entry, p, px, pw, pb, pa, py);
+    if (nonfinite) KeepNaN(entry, p, px, pw, pb, pa, py);
     if (!entry.blocked) dnnl_util::StoreF32(sy, y);  // blocked: float32 only, nothing to store back
   } catch (const dnnl::error &e) {
     return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());

@@ -30,9 +30,10 @@ int64_t DotStrides(const Dims &s, const Dims &idx) {
 bool AnyNonFiniteOnTeam(const float *p, int64_t n) {
   if (p == nullptr || n <= 2 * kNanScanSlice) return AnyNonFinite(p, n);  // one thread: RunParts runs all here
   std::atomic<bool> found{false};
-  dnnl_util::RunParts(static_cast<size_t>((n + kNanScanSlice - 1) / kNanScanSlice), [&](size_t k) {
+  const size_t slices = static_cast<size_t>((n + kNanScanSlice - 1) / kNanScanSlice);
+  dnnl_util::RunParts(slices, [&](size_t k) {
     if (found.load(std::memory_order_relaxed)) return;
-    const int64_t start = static_cast<int64_t>(k) * kNanScanSlice;
+    const int64_t start = static_cast<int64_t>(slices - 1 - k) * kNanScanSlice;  // last slice first
     if (AnyNonFinite(p + start, std::min(kNanScanSlice, n - start))) found.store(true, std::memory_order_relaxed);
   });
   return found.load(std::memory_order_relaxed);
