@@ -145,7 +145,8 @@ dnnl::engine &Engine() {
   return *e;
 }
 
-dnnl::primitive_attr UserScratchpad(dnnl::primitive_attr attr) {
+dnnl::primitive_attr UserScratchpad() {
+  dnnl::primitive_attr attr;
   attr.set_scratchpad_mode(dnnl::scratchpad_mode::user);
   return attr;
 }

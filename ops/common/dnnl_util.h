@@ -42,13 +42,14 @@ namespace openatc_ops::dnnl_util {
 /// The process-wide CPU engine (created on first use).
 dnnl::engine &Engine();
 
-/// `attr` with oneDNN's scratchpad left to the caller (scratchpad_mode::user): every primitive of
-/// these ops is made with it, and Run hands each execution the calling thread's scratchpad, one
-/// buffer per thread grown to the largest need. Left to oneDNN, each primitive keeps a buffer of
-/// its own for its lifetime (Debian's libdnnl2 is built for concurrent execution): heaptrack
-/// counted 95 MB in the 43 Convs of light_densenet121 that need one, where the largest need is a
-/// few MB. One buffer also stays in cache from node to node.
-dnnl::primitive_attr UserScratchpad(dnnl::primitive_attr attr = dnnl::primitive_attr());
+/// Primitive attributes with oneDNN's scratchpad left to the caller (scratchpad_mode::user), to
+/// which the caller adds its own (post-ops, scales). Every primitive of these ops is made with
+/// them, and Run hands each execution the calling thread's scratchpad: one buffer per thread,
+/// grown to the largest need. Left to oneDNN, each primitive keeps a buffer of its own for its
+/// lifetime (Debian's libdnnl2 is built for concurrent execution): heaptrack counted 95 MB in the
+/// 43 Convs of light_densenet121 that need one, where the largest need is a few MB. One buffer
+/// also stays in cache from node to node.
+dnnl::primitive_attr UserScratchpad();
 
 /// Sets the calling thread's OpenMP thread count to the host runtime's and returns it (>= 1).
 int ApplyThreadCount();
