@@ -18,7 +18,7 @@
 #include <cmath>
 
 #include "openatc/rt/runtime.h"
-#include "pass_graph_builder.h"
+#include "same_conv_ref.h"
 
 using namespace pass_test;
 
@@ -26,62 +26,23 @@ namespace {
 
 constexpr int64_t kS = 7, kC = 256, kM = 512, kOut = 16;
 
-struct Layer {
-  int64_t c, m, k;
-  std::vector<float> w, b;
-};
-
-// Pattern's values mapped onto the integers lo..hi.
-std::vector<float> Integers(size_t n, uint32_t seed, int lo, int hi) {
-  std::vector<float> v = Pattern(n, seed);
-  for (auto &x : v) x = std::min(float(hi), std::floor((x + 1.0f) / 2.0f * float(hi - lo + 1)) + float(lo));
-  return v;
-}
-
 // Weights in {-1, 0, 1}, two in nine of them non-zero (so that M stays small).
-Layer MakeLayer(int64_t c, int64_t m, int64_t k, uint32_t seed) {
-  Layer l{c, m, k, Integers(size_t(m * c * k * k), seed, -4, 4), Integers(size_t(m), seed + 100, -2, 2)};
+SameConvLayer MakeLayer(int64_t c, int64_t m, int64_t k, uint32_t seed) {
+  SameConvLayer l{c, m, k, Integers(size_t(m * c * k * k), seed, -4, 4), Integers(size_t(m), seed + 100, -2, 2)};
   for (auto &v : l.w) v = std::fabs(v) <= 1.0f ? v : 0.0f;
   return l;
-}
-
-// Exact stride-1 "same" convolution of [c, kS, kS]; `mag`: with |W| and |B|.
-std::vector<double> RefConv(const Layer &l, const std::vector<double> &x, bool mag) {
-  const int64_t pad = l.k / 2;
-  std::vector<double> y(size_t(l.m * kS * kS));
-  for (int64_t m = 0; m < l.m; ++m)
-    for (int64_t i = 0; i < kS; ++i)
-      for (int64_t j = 0; j < kS; ++j) {
-        double acc = mag ? std::fabs(l.b[size_t(m)]) : l.b[size_t(m)];
-        for (int64_t c = 0; c < l.c; ++c)
-          for (int64_t a = 0; a < l.k; ++a)
-            for (int64_t bb = 0; bb < l.k; ++bb) {
-              const int64_t yi = i + a - pad, xj = j + bb - pad;
-              if (yi < 0 || yi >= kS || xj < 0 || xj >= kS) continue;
-              const double w = l.w[size_t(((m * l.c + c) * l.k + a) * l.k + bb)];
-              acc += x[size_t((c * kS + yi) * kS + xj)] * (mag ? std::fabs(w) : w);
-            }
-        y[size_t((m * kS + i) * kS + j)] = acc;
-      }
-  return y;
-}
-
-int32_t AddConv(Builder &b, const std::string &name, const Layer &l, int32_t x) {
-  const int64_t pad = l.k / 2;
-  return b.Op(name, "Conv", {x, b.Const(name + "_W", {l.m, l.c, l.k, l.k}, l.w), b.Const(name + "_B", {l.m}, l.b)},
-              {{"pads", Ints({pad, pad, pad, pad})}, {"kernel_shape", Ints({l.k, l.k})}});
 }
 
 }  // namespace
 
 TEST_CASE("a 3x3 Conv on a 7x7 map in the chain runs oneDNN's nhwc brgemm kernel between reorders",
           "[compiler][passes][layout]") {
-  const Layer la = MakeLayer(kC, kM, 1, 71), lb = MakeLayer(kM, kM, 3, 72), lc = MakeLayer(kM, kOut, 1, 73);
+  const SameConvLayer la = MakeLayer(kC, kM, 1, 71), lb = MakeLayer(kM, kM, 3, 72), lc = MakeLayer(kM, kOut, 1, 73);
   const std::vector<float> x = Integers(size_t(kC * kS * kS), 70, 0, 1);
   Builder b;
   const int32_t xi = b.Data("x", {1, kC, kS, kS});
-  const int32_t r = b.Op("r", "Relu", {AddConv(b, "a", la, xi)});
-  b.Output({AddConv(b, "c", lc, AddConv(b, "b", lb, r))});
+  const int32_t r = b.Op("r", "Relu", {AddSameConv(b, "a", la, xi)});
+  b.Output({AddSameConv(b, "c", lc, AddSameConv(b, "b", lb, r))});
   const om::Model m = Compile(b.g);
 
   // The double reference and its magnitude network.
@@ -90,9 +51,9 @@ TEST_CASE("a 3x3 Conv on a 7x7 map in the chain runs oneDNN's nhwc brgemm kernel
     std::vector<double> xd(x.begin(), x.end());
     if (is_mag)
       for (auto &v : xd) v = std::fabs(v);
-    std::vector<double> h = RefConv(la, xd, is_mag);
+    std::vector<double> h = RefSameConv(la, xd, kS, is_mag);
     for (auto &v : h) v = std::max(v, 0.0);
-    (is_mag ? mag : want) = RefConv(lc, RefConv(lb, h, is_mag), is_mag);
+    (is_mag ? mag : want) = RefSameConv(lc, RefSameConv(lb, h, kS, is_mag), kS, is_mag);
   }
   REQUIRE(*std::max_element(mag.begin(), mag.end()) < 16777216.0);
   for (int threads : {1, 2}) {

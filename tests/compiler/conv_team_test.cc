@@ -18,7 +18,7 @@
 #include <map>
 
 #include "openatc/rt/runtime.h"
-#include "pass_graph_builder.h"
+#include "same_conv_ref.h"
 
 using namespace pass_test;
 
@@ -26,46 +26,8 @@ namespace {
 
 constexpr int64_t kS = 28, kC = 16, kM = 64;
 
-struct Layer {
-  int64_t c, m, k;
-  std::vector<float> w, b;
-};
-
-std::vector<float> Integers(size_t n, uint32_t seed, int lo, int hi) {
-  std::vector<float> v = Pattern(n, seed);
-  for (auto &x : v) x = std::min(float(hi), std::floor((x + 1.0f) / 2.0f * float(hi - lo + 1)) + float(lo));
-  return v;
-}
-
-Layer MakeLayer(int64_t c, int64_t m, int64_t k, uint32_t seed) {
+SameConvLayer MakeLayer(int64_t c, int64_t m, int64_t k, uint32_t seed) {
   return {c, m, k, Integers(size_t(m * c * k * k), seed, -1, 1), Integers(size_t(m), seed + 100, -2, 2)};
-}
-
-// Exact stride-1 "same" convolution of [c, kS, kS]; `mag`: with |W| and |B|.
-std::vector<double> RefConv(const Layer &l, const std::vector<double> &x, bool mag) {
-  const int64_t pad = l.k / 2;
-  std::vector<double> y(size_t(l.m * kS * kS));
-  for (int64_t m = 0; m < l.m; ++m)
-    for (int64_t i = 0; i < kS; ++i)
-      for (int64_t j = 0; j < kS; ++j) {
-        double acc = mag ? std::fabs(l.b[size_t(m)]) : l.b[size_t(m)];
-        for (int64_t c = 0; c < l.c; ++c)
-          for (int64_t a = 0; a < l.k; ++a)
-            for (int64_t bb = 0; bb < l.k; ++bb) {
-              const int64_t yi = i + a - pad, xj = j + bb - pad;
-              if (yi < 0 || yi >= kS || xj < 0 || xj >= kS) continue;
-              const double w = l.w[size_t(((m * l.c + c) * l.k + a) * l.k + bb)];
-              acc += x[size_t((c * kS + yi) * kS + xj)] * (mag ? std::fabs(w) : w);
-            }
-        y[size_t((m * kS + i) * kS + j)] = acc;
-      }
-  return y;
-}
-
-int32_t AddConv(Builder &b, const std::string &name, const Layer &l, int32_t x) {
-  const int64_t pad = l.k / 2;
-  return b.Op(name, "Conv", {x, b.Const(name + "_W", {l.m, l.c, l.k, l.k}, l.w), b.Const(name + "_B", {l.m}, l.b)},
-              {{"pads", Ints({pad, pad, pad, pad})}, {"kernel_shape", Ints({l.k, l.k})}});
 }
 
 // The kernel record of every node that ran one, by node name.
@@ -97,20 +59,20 @@ TEST_CASE("a serial Conv runs on the awake team and alone while it sleeps, with 
   const bool active = std::string(policy) == "ACTIVE";
   REQUIRE((active || std::string(policy) == "PASSIVE"));
 
-  const Layer la = MakeLayer(kC, kM, 3, 81), lc = MakeLayer(kM, kC, 1, 82);
+  const SameConvLayer la = MakeLayer(kC, kM, 3, 81), lc = MakeLayer(kM, kC, 1, 82);
   const std::vector<float> x = Integers(size_t(kC * kS * kS), 80, 0, 1);
   Builder b;
   const int32_t xi = b.Data("x", {1, kC, kS, kS});
-  const int32_t r = b.Op("r", "Relu", {AddConv(b, "a", la, xi)});
-  b.Output({AddConv(b, "c", lc, r)});
+  const int32_t r = b.Op("r", "Relu", {AddSameConv(b, "a", la, xi)});
+  b.Output({AddSameConv(b, "c", lc, r)});
   const om::Model m = Compile(b.g);
 
   std::vector<double> want, mag;
   for (bool is_mag : {false, true}) {
     std::vector<double> xd(x.begin(), x.end());
-    std::vector<double> h = RefConv(la, xd, is_mag);
+    std::vector<double> h = RefSameConv(la, xd, kS, is_mag);
     for (auto &v : h) v = std::max(v, 0.0);
-    (is_mag ? mag : want) = RefConv(lc, h, is_mag);
+    (is_mag ? mag : want) = RefSameConv(lc, h, kS, is_mag);
   }
   REQUIRE(*std::max_element(mag.begin(), mag.end()) < 16777216.0);
 
