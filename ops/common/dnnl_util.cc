@@ -215,13 +215,16 @@ void PartsBody(void *data) {
     }
   }
 }
+
+// The team RunParts spreads `parts` over: min(parts, thread count).
+size_t PartsThreads(size_t parts) { return std::min(parts, static_cast<size_t>(std::max(ApplyThreadCount(), 1))); }
 }  // namespace
 
 void RunParts(size_t parts, const std::function<void(size_t)> &part) {
   PartsJob job;
   job.part = &part;
   job.parts = parts;
-  const size_t threads = std::min(parts, static_cast<size_t>(std::max(ApplyThreadCount(), 1)));
+  const size_t threads = PartsThreads(parts);
   if (threads > 1)
     GOMP_parallel(PartsBody, &job, static_cast<unsigned>(threads), 0);
   else
@@ -235,8 +238,7 @@ void RunEach(const std::vector<const dnnl::primitive *> &prims,
   // The node's record is the calling thread's, whichever thread ran a slice.
   if (g_trace_on.load(std::memory_order_relaxed)) {
     char how[32];
-    std::snprintf(how, sizeof how, "slices on %d threads",
-                  static_cast<int>(std::min(args.size(), static_cast<size_t>(std::max(ApplyThreadCount(), 1)))));
+    std::snprintf(how, sizeof how, "slices on %zu threads", PartsThreads(args.size()));
     for (const dnnl::primitive *p : prims) NoteKernel(*p, how);
   }
 }

@@ -81,7 +81,7 @@ const ForeignOpenMp *Decide() {
                    Load(lib, "omp_get_thread_num", &f.thread_num) && Load(lib, "omp_get_num_threads", &f.num_threads) &&
                    Load(lib, "omp_get_max_threads", &f.max_threads) &&
                    Load(lib, "omp_set_num_threads", &f.set_num_threads) && Load(lib, "omp_in_parallel", &f.in_parallel);
-  if (!Load(lib, "OpenAtcOmpTeamAwake", &f.team_awake)) f.team_awake = nullptr;  // libgomp has none
+  Load(lib, "OpenAtcOmpTeamAwake", &f.team_awake);  // optional: null where that runtime is libgomp
   return all ? &f : nullptr;  // the handle stays open: libdnnl keeps that object loaded anyway
 }
 

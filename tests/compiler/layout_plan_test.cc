@@ -21,7 +21,7 @@
 #include <cmath>
 
 #include "openatc/rt/runtime.h"
-#include "pass_graph_builder.h"
+#include "same_conv_ref.h"
 
 using namespace pass_test;
 
@@ -29,62 +29,35 @@ namespace {
 
 constexpr int64_t kH = 8, kW = 8;
 
-struct Layer {
-  int64_t c = 0, m = 0, k = 0, pad = 0;
-  std::vector<float> w, b;
-};
-
-Layer MakeLayer(int64_t c, int64_t m, int64_t k, uint32_t seed) {
-  Layer l{c, m, k, k / 2, Pattern(size_t(m * c * k * k), seed), Pattern(size_t(m), seed + 100)};
+SameConvLayer MakeLayer(int64_t c, int64_t m, int64_t k, uint32_t seed) {
+  SameConvLayer l{c, m, k, Pattern(size_t(m * c * k * k), seed), Pattern(size_t(m), seed + 100)};
   for (auto &v : l.w) v *= 0.5f;
   return l;
 }
 
 constexpr double kBound = 5 * (144 + 8) / 16777216.0;  // 5 (K + 8) u
 
-// Exact (double) stride-1 convolution with symmetric pads of a [1, C, h, w] input; `mag`: with
-// |W| and |B| instead (the magnitude network of the bound).
-std::vector<double> RefConv(const Layer &l, const std::vector<double> &x, bool mag, int64_t kH = 8, int64_t kW = 8) {
-  std::vector<double> y(size_t(l.m * kH * kW));
-  for (int64_t m = 0; m < l.m; ++m)
-    for (int64_t i = 0; i < kH; ++i)
-      for (int64_t j = 0; j < kW; ++j) {
-        double acc = mag ? std::fabs(l.b[size_t(m)]) : l.b[size_t(m)];
-        for (int64_t c = 0; c < l.c; ++c)
-          for (int64_t a = 0; a < l.k; ++a)
-            for (int64_t bb = 0; bb < l.k; ++bb) {
-              const int64_t yi = i + a - l.pad, xj = j + bb - l.pad;
-              if (yi < 0 || yi >= kH || xj < 0 || xj >= kW) continue;
-              const double w = l.w[size_t(((m * l.c + c) * l.k + a) * l.k + bb)];
-              acc += x[size_t((c * kH + yi) * kW + xj)] * (mag ? std::fabs(w) : w);
-            }
-        y[size_t((m * kH + i) * kW + j)] = acc;
-      }
-  return y;
-}
-
-int32_t AddConv(Builder &b, const std::string &name, const Layer &l, int32_t x) {
-  const int32_t w = b.Const(name + "_W", {l.m, l.c, l.k, l.k}, l.w);
-  const int32_t bias = b.Const(name + "_B", {l.m}, l.b);
-  return b.Op(name, "Conv", {x, w, bias},
-              {{"pads", Ints({l.pad, l.pad, l.pad, l.pad})}, {"kernel_shape", Ints({l.k, l.k})}});
+// The layer on a [1, C, s, s] input (same_conv_ref.h); `mag`: with |W| and |B| (the bound's
+// magnitude network).
+std::vector<double> RefConv(const SameConvLayer &l, const std::vector<double> &x, bool mag, int64_t s = kH) {
+  return RefSameConv(l, x, s, mag);
 }
 
 struct Chain {
-  Layer l1 = MakeLayer(3, 16, 3, 11), l2 = MakeLayer(16, 16, 3, 12), l3 = MakeLayer(16, 12, 1, 13),
+  SameConvLayer l1 = MakeLayer(3, 16, 3, 11), l2 = MakeLayer(16, 16, 3, 12), l3 = MakeLayer(16, 12, 1, 13),
         l4 = MakeLayer(16, 32, 3, 14), l5 = MakeLayer(32, 8, 1, 15);
   std::vector<float> x = Pattern(size_t(3 * kH * kW), 10);
 
   ir::Graph Graph() const {
     Builder b;
     const int32_t xi = b.Data("x", {1, 3, kH, kW});
-    const int32_t r1 = b.Op("r1", "Relu", {AddConv(b, "c1", l1, xi)});
-    const int32_t a = b.Op("a", "Add", {AddConv(b, "c2", l2, r1), r1});
-    const int32_t r3 = b.Op("r3", "Relu", {AddConv(b, "c3", l3, a)});
-    const int32_t mp = b.Op("mp", "MaxPool", {AddConv(b, "c4", l4, a)},
+    const int32_t r1 = b.Op("r1", "Relu", {AddSameConv(b, "c1", l1, xi)});
+    const int32_t a = b.Op("a", "Add", {AddSameConv(b, "c2", l2, r1), r1});
+    const int32_t r3 = b.Op("r3", "Relu", {AddSameConv(b, "c3", l3, a)});
+    const int32_t mp = b.Op("mp", "MaxPool", {AddSameConv(b, "c4", l4, a)},
                             {{"kernel_shape", Ints({2, 2})}, {"strides", Ints({2, 2})}});
     const int32_t gap = b.Op("gap", "GlobalAveragePool", {a});
-    b.Output({r3, AddConv(b, "c5", l5, mp), gap});
+    b.Output({r3, AddSameConv(b, "c5", l5, mp), gap});
     return b.g;
   }
 
@@ -112,7 +85,7 @@ struct Chain {
     for (auto &v : r3) v = std::max(v, 0.0);
     std::vector<double> gap(16, 0.0);
     for (size_t i = 0; i < a.size(); ++i) gap[i / size_t(kH * kW)] += a[i] / double(kH * kW);
-    return {r3, RefConv(l5, mp, mag, kH / 2, kW / 2), gap};
+    return {r3, RefConv(l5, mp, mag, kH / 2), gap};
   }
 };
 
@@ -228,15 +201,15 @@ TEST_CASE("layout planning blocks a conv chain; reorders only at its boundaries;
 // compiler cannot prove equal, so e runs plain and c2, c3 store plain.
 TEST_CASE("layout planning with run-time shapes: scalar operands and one-root operands stay blocked",
           "[compiler][passes][layout]") {
-  const Layer l1 = MakeLayer(16, 16, 3, 21), l2 = MakeLayer(16, 8, 3, 22), l3 = MakeLayer(16, 8, 1, 23);
+  const SameConvLayer l1 = MakeLayer(16, 16, 3, 21), l2 = MakeLayer(16, 8, 3, 22), l3 = MakeLayer(16, 8, 1, 23);
   Builder b;
   const int32_t xi = b.Data("x", {1, 16, -1, -1});
-  const int32_t c1 = AddConv(b, "c1", l1, xi);
+  const int32_t c1 = AddSameConv(b, "c1", l1, xi);
   const int32_t s = b.Op("s", "Add", {c1, b.Const("three", {1}, std::vector<float>{3.0f})});
   const int32_t cl = b.Op("cl", "Clip", {s, b.Const("lo", {}, std::vector<float>{0.0f}), b.Const("hi", {}, std::vector<float>{6.0f})});
   const int32_t m = b.Op("m", "Mul", {c1, cl});
   const int32_t d = b.Op("d", "Div", {m, b.Const("six", {1}, std::vector<float>{6.0f})});
-  const int32_t e = b.Op("e", "Add", {AddConv(b, "c2", l2, d), AddConv(b, "c3", l3, d)});
+  const int32_t e = b.Op("e", "Add", {AddSameConv(b, "c2", l2, d), AddSameConv(b, "c3", l3, d)});
   b.Output({e});
   const om::Model blocked = Compile(b.g, TempFile("layout_unfused2.txt", "HardSwishPatternPass:off\nConvActivationFusionPass:off\nConvAddFusionPass:off\n")),
                   plain = Compile(b.g, TempFile("layout_off2.txt", "LayoutPlanningPass:off\n"));
@@ -259,11 +232,11 @@ TEST_CASE("layout planning with run-time shapes: scalar operands and one-root op
       std::vector<double> x(xv.begin(), xv.end());
       if (mg)
         for (auto &v : x) v = std::fabs(v);
-      std::vector<double> h = RefConv(l1, x, mg, hw, hw);
+      std::vector<double> h = RefConv(l1, x, mg, hw);
       if (!mg)
         for (auto &v : h) v = v * std::min(std::max(v + 3.0, 0.0), 6.0) / 6.0;
-      std::vector<double> y = RefConv(l2, h, mg, hw, hw);
-      const std::vector<double> y3 = RefConv(l3, h, mg, hw, hw);
+      std::vector<double> y = RefConv(l2, h, mg, hw);
+      const std::vector<double> y3 = RefConv(l3, h, mg, hw);
       for (size_t i = 0; i < y.size(); ++i) y[i] += y3[i];
       (mg ? mag : want) = y;
     }
@@ -286,16 +259,16 @@ TEST_CASE("layout planning with run-time shapes: a squeeze-excitation Mul and a 
   //                                    r -> gap -> c2 (1x1 on [1,16,1,1]) -> w Sigmoid
   // m multiplies r by per-channel weights: it computes in the chain layout (openatc_chain_layout),
   // and c1, m and c3 keep N, H and W, so e's operands provably never broadcast: e stays blocked.
-  const Layer l1 = MakeLayer(16, 16, 3, 31), l2 = MakeLayer(16, 16, 1, 32), l3 = MakeLayer(16, 16, 1, 33),
+  const SameConvLayer l1 = MakeLayer(16, 16, 3, 31), l2 = MakeLayer(16, 16, 1, 32), l3 = MakeLayer(16, 16, 1, 33),
               l4 = MakeLayer(16, 8, 1, 34);
   Builder b;
   const int32_t xi = b.Data("x", {1, 16, -1, -1});
-  const int32_t r = b.Op("r", "Relu", {AddConv(b, "c1", l1, xi)});
+  const int32_t r = b.Op("r", "Relu", {AddSameConv(b, "c1", l1, xi)});
   const int32_t gap = b.Op("gap", "GlobalAveragePool", {r});
-  const int32_t w = b.Op("w", "Sigmoid", {AddConv(b, "c2", l2, gap)});
+  const int32_t w = b.Op("w", "Sigmoid", {AddSameConv(b, "c2", l2, gap)});
   const int32_t m = b.Op("m", "Mul", {r, w});
-  const int32_t e = b.Op("e", "Add", {AddConv(b, "c3", l3, m), r});
-  b.Output({AddConv(b, "c4", l4, e)});
+  const int32_t e = b.Op("e", "Add", {AddSameConv(b, "c3", l3, m), r});
+  b.Output({AddSameConv(b, "c4", l4, e)});
   const om::Model blocked = Compile(b.g, TempFile("layout_se.txt", "ConvActivationFusionPass:off\nConvAddFusionPass:off\n")),
                   plain = Compile(b.g, TempFile("layout_se_off.txt", "LayoutPlanningPass:off\n"));
   CHECK(ConvSides(blocked.graph, "c1") == std::vector<int64_t>{0, 1, 0});
@@ -319,18 +292,18 @@ TEST_CASE("layout planning with run-time shapes: a squeeze-excitation Mul and a 
       std::vector<double> x(xv.begin(), xv.end());
       if (mg)
         for (auto &v : x) v = std::fabs(v);
-      std::vector<double> rr = RefConv(l1, x, mg, hw, hw);
+      std::vector<double> rr = RefConv(l1, x, mg, hw);
       if (!mg)
         for (auto &v : rr) v = std::max(v, 0.0);
       std::vector<double> g(16, 0.0);
       for (size_t i = 0; i < rr.size(); ++i) g[i / size_t(hw * hw)] += rr[i] / double(hw * hw);
-      std::vector<double> ww = RefConv(l2, g, mg, 1, 1);
+      std::vector<double> ww = RefConv(l2, g, mg, 1);
       for (auto &v : ww) v = mg ? 1.0 : 1.0 / (1.0 + std::exp(-v));
       std::vector<double> mm = rr;
       for (size_t i = 0; i < mm.size(); ++i) mm[i] *= ww[i / size_t(hw * hw)];
-      std::vector<double> ee = RefConv(l3, mm, mg, hw, hw);
+      std::vector<double> ee = RefConv(l3, mm, mg, hw);
       for (size_t i = 0; i < ee.size(); ++i) ee[i] += rr[i];
-      (mg ? mag : want) = RefConv(l4, ee, mg, hw, hw);
+      (mg ? mag : want) = RefConv(l4, ee, mg, hw);
     }
     const std::vector<HostTensor> in = {Host({1, 16, hw, hw}, xv)};
     const std::vector<float> yb = Values(RunModel(blocked, in)[0]), yp = Values(RunModel(plain, in)[0]);
@@ -351,13 +324,13 @@ TEST_CASE("layout planning marks a chain 16-wide only when all of its tensors al
   // Two chains: x1 -> cA (16 ch) -> rA Relu -> cB (8 ch) -> out 0; x2 -> cC (24 ch) -> rC Relu ->
   // cD (8 ch) -> out 1. The first chain's tensors (cA, rA: 16 channels) allow 16, the second's (24)
   // only 8: each chain's nodes agree on their block, and the chains differ.
-  const Layer la = MakeLayer(3, 16, 3, 41), lb = MakeLayer(16, 8, 3, 42), lc = MakeLayer(3, 24, 3, 43),
+  const SameConvLayer la = MakeLayer(3, 16, 3, 41), lb = MakeLayer(16, 8, 3, 42), lc = MakeLayer(3, 24, 3, 43),
               ld = MakeLayer(24, 8, 3, 44);
   Builder b;
   const int32_t x1 = b.Data("x1", {1, 3, kH, kW}), x2 = b.Data("x2", {1, 3, kH, kW});
-  const int32_t ra = b.Op("rA", "Relu", {AddConv(b, "cA", la, x1)});
-  const int32_t rc = b.Op("rC", "Relu", {AddConv(b, "cC", lc, x2)});
-  b.Output({AddConv(b, "cB", lb, ra), AddConv(b, "cD", ld, rc)});
+  const int32_t ra = b.Op("rA", "Relu", {AddSameConv(b, "cA", la, x1)});
+  const int32_t rc = b.Op("rC", "Relu", {AddSameConv(b, "cC", lc, x2)});
+  b.Output({AddSameConv(b, "cB", lb, ra), AddSameConv(b, "cD", ld, rc)});
   const om::Model blocked = Compile(b.g, TempFile("layout_wide.txt", "ConvActivationFusionPass:off\n")),
                   plain = Compile(b.g, TempFile("layout_wide_off.txt", "LayoutPlanningPass:off\n"));
   CHECK(ConvSides(blocked.graph, "cA") == std::vector<int64_t>{0, 1, 0});
@@ -407,7 +380,7 @@ TEST_CASE("layout planning keeps an inference BatchNormalization (and its fused 
   // x[1,3,8,8] -> c1 (16 ch) -> mp MaxPool 2x2 -> bn BatchNormalization -> r Relu -> c2 (8 ch) -> out.
   // The BatchNormalization follows a pool, so it folds into no Conv; it computes in the chain
   // layout (openatc_chain_layout), with the Relu fused into it, and c2 reads its output blocked.
-  const Layer l1 = MakeLayer(3, 16, 3, 51), l2 = MakeLayer(16, 8, 3, 52);
+  const SameConvLayer l1 = MakeLayer(3, 16, 3, 51), l2 = MakeLayer(16, 8, 3, 52);
   std::vector<float> scale(16), shift(16), mean(16), var(16);
   for (size_t c = 0; c < 16; ++c) {
     scale[c] = 0.5f + 0.125f * float(c % 5);
@@ -417,13 +390,13 @@ TEST_CASE("layout planning keeps an inference BatchNormalization (and its fused 
   }
   Builder b;
   const int32_t xi = b.Data("x", {1, 3, kH, kW});
-  const int32_t mp = b.Op("mp", "MaxPool", {AddConv(b, "c1", l1, xi)},
+  const int32_t mp = b.Op("mp", "MaxPool", {AddSameConv(b, "c1", l1, xi)},
                           {{"kernel_shape", Ints({2, 2})}, {"strides", Ints({2, 2})}});
   const int32_t bn = b.Op("bn", "BatchNormalization",
                           {mp, b.Const("scale", {16}, scale), b.Const("shift", {16}, shift), b.Const("mean", {16}, mean),
                            b.Const("var", {16}, var)});
   const int32_t r = b.Op("r", "Relu", {bn});
-  b.Output({AddConv(b, "c2", l2, r)});
+  b.Output({AddSameConv(b, "c2", l2, r)});
   const om::Model blocked = Compile(b.g), plain = Compile(b.g, TempFile("layout_bn_off.txt", "LayoutPlanningPass:off\n"));
   const ir::Node &f = blocked.graph.nodes[size_t(blocked.graph.FindNode("r"))];
   CHECK(f.type == "BatchNormalization");  // the Relu fused into it
@@ -453,7 +426,7 @@ TEST_CASE("layout planning keeps an inference BatchNormalization (and its fused 
                               : std::max((v - mean[size_t(m)]) / den * scale[size_t(m)] + shift[size_t(m)], 0.0);
           h[size_t((m * (kH / 2) + i) * (kW / 2) + j)] = t;
         }
-    (mg ? mag : want) = RefConv(l2, h, mg, kH / 2, kW / 2);
+    (mg ? mag : want) = RefConv(l2, h, mg, kH / 2);
   }
   const std::vector<HostTensor> in = {Host({1, 3, kH, kW}, xv)};
   const std::vector<float> yb = Values(RunModel(blocked, in)[0]), yp = Values(RunModel(plain, in)[0]);
@@ -471,17 +444,17 @@ TEST_CASE("layout planning: AveragePools in the chain layout (padding excluded a
           "[compiler][passes][layout]") {
   // x[1,3,8,8] -> c1 (16 ch) -> a1 AveragePool 3x3 stride 1 pads 1 (count_include_pad 0) ->
   // a2 AveragePool 3x3 stride 2 pads 1 (count_include_pad 1) -> c2 (8 ch, 1x1) -> out.
-  const Layer l1 = MakeLayer(3, 16, 3, 61), l2 = MakeLayer(16, 8, 1, 62);
+  const SameConvLayer l1 = MakeLayer(3, 16, 3, 61), l2 = MakeLayer(16, 8, 1, 62);
   Builder b;
   const int32_t xi = b.Data("x", {1, 3, kH, kW});
-  const int32_t a1 = b.Op("a1", "AveragePool", {AddConv(b, "c1", l1, xi)},
+  const int32_t a1 = b.Op("a1", "AveragePool", {AddSameConv(b, "c1", l1, xi)},
                           {{"kernel_shape", Ints({3, 3})}, {"pads", Ints({1, 1, 1, 1})}});
   const int32_t a2 = b.Op("a2", "AveragePool", {a1},
                           {{"kernel_shape", Ints({3, 3})}, {"strides", Ints({2, 2})}, {"pads", Ints({1, 1, 1, 1})},
                            {"count_include_pad", ir::AttrValue{}}});
   b.g.nodes[size_t(a2)].attrs["count_include_pad"].kind = ir::AttrKind::kInt;
   b.g.nodes[size_t(a2)].attrs["count_include_pad"].i = 1;
-  b.Output({AddConv(b, "c2", l2, a2)});
+  b.Output({AddSameConv(b, "c2", l2, a2)});
   const om::Model blocked = Compile(b.g), plain = Compile(b.g, TempFile("layout_ap_off.txt", "LayoutPlanningPass:off\n"));
   for (const char *n : {"a1", "a2"}) {
     INFO(n);
@@ -514,7 +487,7 @@ TEST_CASE("layout planning: AveragePools in the chain layout (padding excluded a
       for (auto &v : x) v = std::fabs(v);
     const std::vector<double> p1 = pool(RefConv(l1, x, mg), kH, 1, false, &o1);
     const std::vector<double> p2 = pool(p1, o1, 2, true, &o2);
-    (mg ? mag : want) = RefConv(l2, p2, mg, o2, o2);
+    (mg ? mag : want) = RefConv(l2, p2, mg, o2);
   }
   const std::vector<HostTensor> in = {Host({1, 3, kH, kW}, xv)};
   const std::vector<float> yb = Values(RunModel(blocked, in)[0]), yp = Values(RunModel(plain, in)[0]);
@@ -537,17 +510,17 @@ TEST_CASE("layout planning: chain-layout pools, a padded MaxPool with ceil_mode 
   // in parts over the team (ops/common/chain_pool.cc); h = 8 runs serially.
   const int64_t h = GENERATE(int64_t{8}, int64_t{64});
   const int64_t o = (h + 2 - 3 + 1) / 2 + 1;  // ceil_mode
-  const Layer l1 = MakeLayer(3, 48, 3, 71), l2 = MakeLayer(48, 8, 1, 72), l3 = MakeLayer(48, 8, 1, 74);
+  const SameConvLayer l1 = MakeLayer(3, 48, 3, 71), l2 = MakeLayer(48, 8, 1, 72), l3 = MakeLayer(48, 8, 1, 74);
   Builder b;
   const int32_t xi = b.Data("x", {1, 3, h, h});
-  const int32_t c1 = AddConv(b, "c1", l1, xi);
+  const int32_t c1 = AddSameConv(b, "c1", l1, xi);
   const int32_t m = b.Op("m", "MaxPool", {c1},
                          {{"kernel_shape", Ints({3, 3})}, {"strides", Ints({2, 2})}, {"pads", Ints({1, 1, 1, 1})},
                           {"ceil_mode", ir::AttrValue{}}});
   b.g.nodes[size_t(m)].attrs["ceil_mode"].kind = ir::AttrKind::kInt;
   b.g.nodes[size_t(m)].attrs["ceil_mode"].i = 1;
   const int32_t a = b.Op("a", "AveragePool", {c1}, {{"kernel_shape", Ints({3, 3})}, {"pads", Ints({1, 1, 1, 1})}});
-  b.Output({AddConv(b, "c2", l2, m), AddConv(b, "c3", l3, a)});
+  b.Output({AddSameConv(b, "c2", l2, m), AddSameConv(b, "c3", l3, a)});
   const om::Model blocked = Compile(b.g), plain = Compile(b.g, TempFile("layout_mp_off.txt", "LayoutPlanningPass:off\n"));
   CHECK(Chained(blocked.graph, "m") == "blocked");
   CHECK(Chained(blocked.graph, "a") == "blocked");
@@ -559,7 +532,7 @@ TEST_CASE("layout planning: chain-layout pools, a padded MaxPool with ceil_mode 
     std::vector<double> x(xv.begin(), xv.end());
     if (mg)
       for (auto &v : x) v = std::fabs(v);
-    const std::vector<double> y1 = RefConv(l1, x, mg, h, h);
+    const std::vector<double> y1 = RefConv(l1, x, mg, h);
     std::vector<double> mp(size_t(48 * o * o)), ap(size_t(48 * h * h));
     for (int64_t c = 0; c < 48; ++c)
       for (int64_t i = 0; i < h; ++i)
@@ -576,8 +549,8 @@ TEST_CASE("layout planning: chain-layout pools, a padded MaxPool with ceil_mode 
               if (p >= 0 && p < h && q >= 0 && q < h) mx = std::max(mx, y1[size_t((c * h + p) * h + q)]);
           mp[size_t((c * o + i) * o + j)] = mx;
         }
-    (mg ? mag : want)[0] = RefConv(l2, mp, mg, o, o);
-    (mg ? mag : want)[1] = RefConv(l3, ap, mg, h, h);
+    (mg ? mag : want)[0] = RefConv(l2, mp, mg, o);
+    (mg ? mag : want)[1] = RefConv(l3, ap, mg, h);
   }
   const std::vector<HostTensor> in = {Host({1, 3, h, h}, xv)};
   const double k = 4 * (48 + 8) / 16777216.0;
@@ -606,10 +579,10 @@ TEST_CASE("layout planning: a pool whose window covers the map reads the same in
   // (the global pool of exported ResNets and Inceptions). The pools' outputs have the same bytes
   // in both layouts, so a plain reader (Flatten) and a graph output may take them: c1 stores
   // blocked, and no reorder is left.
-  const Layer l1 = MakeLayer(3, 16, 3, 71);
+  const SameConvLayer l1 = MakeLayer(3, 16, 3, 71);
   Builder b;
   const int32_t xi = b.Data("x", {1, 3, kH, kW});
-  const int32_t c1 = AddConv(b, "c1", l1, xi);
+  const int32_t c1 = AddSameConv(b, "c1", l1, xi);
   const int32_t ap = b.Op("ap", "AveragePool", {c1}, {{"kernel_shape", Ints({kH, kW})}});
   const int32_t mp = b.Op("mp", "MaxPool", {c1}, {{"kernel_shape", Ints({kH, kW})}});
   b.Output({b.Op("f", "Flatten", {ap}), mp});
@@ -657,14 +630,14 @@ TEST_CASE("a DenseNet-style chain of Concats: inputs written in place, in the bl
   // x[1,3,8,8] -> c1 (16 ch) -> k1 = Concat(c1, c2(c1)) [32] -> k2 = Concat(k1, c3(k1)) [48]
   // -> c4 (8 ch, 1x1) -> out. The memory plan (atc/compiler/src/memory_plan.cc) places c1 and c2
   // inside k1 and k1 and c3 inside k2, so ops/Concat.cc copies nothing; all of it stays blocked.
-  const Layer l1 = MakeLayer(3, 16, 3, 81), l2 = MakeLayer(16, 16, 3, 82), l3 = MakeLayer(32, 16, 3, 83),
+  const SameConvLayer l1 = MakeLayer(3, 16, 3, 81), l2 = MakeLayer(16, 16, 3, 82), l3 = MakeLayer(32, 16, 3, 83),
               l4 = MakeLayer(48, 8, 1, 84);
   Builder b;
   const int32_t xi = b.Data("x", {1, 3, kH, kW});
-  const int32_t c1 = AddConv(b, "c1", l1, xi);
-  const int32_t k1 = b.Op("k1", "Concat", {c1, AddConv(b, "c2", l2, c1)}, {{"axis", Int(1)}});
-  const int32_t k2 = b.Op("k2", "Concat", {k1, AddConv(b, "c3", l3, k1)}, {{"axis", Int(1)}});
-  b.Output({AddConv(b, "c4", l4, k2)});
+  const int32_t c1 = AddSameConv(b, "c1", l1, xi);
+  const int32_t k1 = b.Op("k1", "Concat", {c1, AddSameConv(b, "c2", l2, c1)}, {{"axis", Int(1)}});
+  const int32_t k2 = b.Op("k2", "Concat", {k1, AddSameConv(b, "c3", l3, k1)}, {{"axis", Int(1)}});
+  b.Output({AddSameConv(b, "c4", l4, k2)});
   const om::Model m = Compile(b.g);
   auto offset = [&](const char *n) {
     const int32_t i = m.graph.FindNode(n);

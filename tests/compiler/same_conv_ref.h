@@ -1,7 +1,8 @@
-// Integer-valued "same" convolution layers for the in-process compile tests (conv_brg_test.cc,
-// conv_team_test.cc): the layer, its node in a pass_test::Builder graph, and an exact double
-// reference. With integer data far below 2^24 float32 computes every output exactly, so those
-// tests compare with equality.
+// "Same" convolution layers for the in-process compile tests (layout_plan_test.cc,
+// conv_brg_test.cc, conv_team_test.cc): the layer, its node in a pass_test::Builder graph, and a
+// double reference with its magnitude network. With integer data far below 2^24 float32 computes
+// every output exactly, so conv_brg_test and conv_team_test compare with equality;
+// layout_plan_test bounds the rounding of real data.
 #pragma once
 
 #include <algorithm>
