@@ -115,11 +115,24 @@ bool ConstNonFinite(const ConvEntry &entry, const ConvProblem &p, const float *p
 }
 
 // Whether a chain oneDNN evaluates NaN-losing (conv_nan.h) meets non-finite data: X and the addend
-// are scanned on every run, W and B once (ConstNonFinite). Called before the convolution runs.
-bool MeetsNonFinite(const ConvEntry &entry, const ConvProblem &p, const float *px, const float *pw, const float *pb,
-                    const float *pa) {
-  return AnyNonFiniteOnTeam(px, NumElements(p.x)) || AnyNonFiniteOnTeam(pa, NumElements(p.y)) ||
-         ConstNonFinite(entry, p, pw, pb);
+// are checked on every run, or their verdicts recalled from the Conv that checked the same tensor
+// earlier in this run (p.nan_share; openatc/nan_scan_share.h), W and B once (ConstNonFinite).
+// `own_x` / `own_a`: `px` / `pa` are the tensors' own bytes, not float32 copies (a copy's
+// verdict is neither recorded nor recalled). Called before the convolution runs.
+bool MeetsNonFinite(const ConvEntry &entry, const ConvProblem &p, const float *px, bool own_x, const float *pw,
+                    const float *pb, const float *pa, bool own_a) {
+  const int64_t nx = NumElements(p.x);
+  int x = own_x ? RecalledNanVerdict(p.nan_share.x_from, px, nx) : -1;
+  if (x < 0) x = AnyNonFiniteOnTeam(px, nx) ? 1 : 0;
+  if (own_x) RecordNanVerdict(p.nan_share.id, px, nx, x != 0);
+  if (x != 0) return true;
+  if (pa != nullptr) {
+    const int64_t ny = NumElements(p.y);
+    int a = own_a ? RecalledNanVerdict(p.nan_share.addend_from, pa, ny) : -1;
+    if (a < 0) a = AnyNonFiniteOnTeam(pa, ny) ? 1 : 0;
+    if (a != 0) return true;
+  }
+  return ConstNonFinite(entry, p, pw, pb);
 }
 
 // For a chain that met non-finite data (MeetsNonFinite): computes the plain convolution (a
@@ -161,7 +174,7 @@ ge::graphStatus RunConvEntry(const gert::ExtendedKernelContext *ctx, const ConvE
   try {
     // The scan runs first: it leaves the start of X (read last, conv_nan.h) in cache for the
     // convolution, which reads it first.
-    const bool nonfinite = keep_nan && MeetsNonFinite(entry, p, px, pw, pb, pa);
+    const bool nonfinite = keep_nan && MeetsNonFinite(entry, p, px, sx.empty(), pw, pb, pa, sa.empty());
     RunEntryOnce(entry, p, px, pw, pb, pa, add_index, py);
     if (nonfinite) KeepNaN(entry, p, px, pw, pb, pa, py);
     if (!entry.blocked) dnnl_util::StoreF32(sy, y);  // blocked: float32 only, nothing to store back

@@ -17,6 +17,7 @@
 #include "common/dnnl_post_ops.h"
 #include "common/dnnl_util.h"
 #include "common/dnnl_window.h"
+#include "common/nan_verdicts.h"
 
 namespace openatc_ops {
 
@@ -32,6 +33,8 @@ struct ConvProblem {
   std::vector<dnnl_util::PostOpSpec> post_ops;
   /// Layout planning's choice (conv_layout.h); honoured for dense 2-D problems, else plain.
   ConvLayout layout;
+  /// Whose non-finite checks of X and the addend this node shares (openatc/nan_scan_share.h).
+  NanScanShare nan_share;
 };
 
 /// Whether one node's constant W and B hold a non-finite value, scanned once: the NaN replay of a

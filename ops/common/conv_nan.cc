@@ -9,6 +9,7 @@
 
 #include "common/conv_layout.h"
 #include "common/dnnl_util.h"
+#include "openatc/nan_scan_share.h"
 
 namespace openatc_ops {
 namespace {
@@ -41,7 +42,7 @@ bool AnyNonFiniteOnTeam(const float *p, int64_t n) {
 
 bool ChainDropsNaN(const std::vector<dnnl_util::PostOpSpec> &ops) {
   for (const auto &op : ops)
-    if ((op.alg == "eltwise_relu" && op.alpha == 0.0f) || op.alg == "eltwise_clip") return true;
+    if (openatc::PostOpDropsNaN(op.alg, op.alpha)) return true;
   return false;
 }
 

@@ -7,7 +7,9 @@
  * and RestoreNaN replays the chain on it with ONNX semantics, writing NaN where ONNX gives NaN
  * and the chain's value where oneDNN gave NaN but ONNX does not (its eltwise_relu turns -inf
  * into NaN, ONNX's Relu into 0). Other elements keep oneDNN's fused values; finite data costs one scan of X (and the fused
- * addend) per run, while the constant W and B are scanned once (ConvEntry::wb_scan, conv_core.h).
+ * addend) per run, none where an earlier Conv of the run checked the same tensor
+ * (openatc/nan_scan_share.h), while the constant W and B are scanned once (ConvEntry::wb_scan,
+ * conv_core.h).
  */
 #ifndef OPENATC_OPS_COMMON_CONV_NAN_H_
 #define OPENATC_OPS_COMMON_CONV_NAN_H_
@@ -17,8 +19,7 @@
 
 namespace openatc_ops {
 
-/// True when the chain holds a post-op that oneDNN evaluates NaN-losing (eltwise_relu with
-/// alpha 0, eltwise_clip).
+/// True when the chain holds a post-op that oneDNN evaluates NaN-losing (openatc::PostOpDropsNaN).
 bool ChainDropsNaN(const std::vector<dnnl_util::PostOpSpec> &ops);
 
 /// AnyNonFinite (math_util.h) over the `n` values at `p`, split into slices of kNanScanSlice

@@ -84,6 +84,7 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
         passes::WeightCache cache(options.kernel_cache, options.target.soc_version, opp);  // the op compile cache
         passes::RunWeightPrepack(graph, BuiltinFoldOptions(opp).op_types, cache);
       }
+      if (switches.enabled(passes::kNanScanShare)) passes::RunNanScanShare(graph, BuiltinFoldOptions(opp).op_types);
     }
     auto types = CollectOpTypes(graph, !options.online);
     rt::SetCompileTarget(options.target);  // what the RTC compiles for in the ops' Compile

@@ -37,6 +37,9 @@ inline constexpr const char *kConvWinograd = "ConvWinogradPass";
 /// Not a rewrite: built-in WeightPackingOp nodes store packed copies of constant inputs in the
 /// OM (weight_prepack.cc); off, the OM holds plain weights only and ops pack them at load.
 inline constexpr const char *kWeightPrepack = "WeightPrepackPass";
+/// Not a rewrite: Convs that check a tensor an earlier Conv checked take its verdict
+/// (nan_scan_share.cc; openatc/nan_scan_share.h).
+inline constexpr const char *kNanScanShare = "NanScanSharePass";
 
 /// Which passes run: all by default; a switch file turns any of them off (fusion_switch.cc).
 struct PassSwitches {
@@ -64,6 +67,11 @@ size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std:
 /// (weight_cache.h), else from PackWeights (then stored there). Throws openatc::Error when an
 /// op's PackWeights fails.
 size_t RunWeightPrepack(ir::Graph &graph, const std::set<std::string> &builtin, WeightCache &cache);
+
+/// NanScanSharePass (nan_scan_share.cc) on the final graph (after the precision passes): marks
+/// the Convs of `builtin` type that take another Conv's non-finite verdict. Returns how many
+/// checks are shared.
+size_t RunNanScanShare(ir::Graph &graph, const std::set<std::string> &builtin);
 
 }  // namespace openatc::compiler::passes
 

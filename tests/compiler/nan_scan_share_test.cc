@@ -1,0 +1,103 @@
+// NanScanSharePass (atc/compiler/src/passes/nan_scan_share.cc) and the run-time verdicts it sets up
+// (include/openatc/nan_scan_share.h, ops/common/nan_verdicts.h):
+//   x -> a (3x3) -> Relu                      -> out 0   (checks x, records its verdict)
+//   x -> c (1x1) -> Relu                      -> out 1   (takes a's verdict on x as its X)
+//   y -> b (1x1) -> Add(x) -> Relu            -> out 2   (takes a's verdict on x as its addend)
+// One loaded model runs finite inputs, then inputs with NaN or infinities in x or y, then finite
+// ones again: a verdict taken from an earlier run, or from a Conv that had not run yet, would
+// leave a Relu that oneDNN evaluates NaN-losing without ONNX's NaN (c and b read x's NaN only
+// through the shared verdict: b's X is y). With the pass switched off every Conv checks for
+// itself; the values are the same.
+//
+// Exact: x, y in {-2..2}, weights in {-1, 0, 1}, biases in {-2..2}: every sum is a small integer,
+// so float32 computes the finite outputs exactly, and IEEE double gives the reference's NaN and
+// infinities (Relu keeps NaN and maps -inf to 0, as ONNX's).
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <limits>
+
+#include "openatc/nan_scan_share.h"
+#include "same_conv_ref.h"
+
+using namespace pass_test;
+
+namespace {
+
+constexpr int64_t kS = 8, kC = 16;
+
+std::vector<double> Relu(std::vector<double> v) {
+  for (double &e : v) e = std::isnan(e) || e > 0 ? e : 0.0;
+  return v;
+}
+
+std::vector<double> Doubles(const std::vector<float> &v) { return std::vector<double>(v.begin(), v.end()); }
+
+void CheckSame(const std::vector<float> &got, const std::vector<double> &want, const char *what) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO(what << " element " << i << ": " << got[i] << " vs " << want[i]);
+    if (std::isnan(want[i])) CHECK(std::isnan(got[i]));
+    else CHECK(double(got[i]) == want[i]);
+  }
+}
+
+int64_t IntAttrOf(const ir::Node &n, const char *name) {
+  auto it = n.attrs.find(name);
+  return it == n.attrs.end() ? 0 : it->second.i;
+}
+
+}  // namespace
+
+TEST_CASE("NanScanSharePass: Convs reading one tensor share its non-finite check, run after run", "[compiler][passes]") {
+  const SameConvLayer la{kC, kC, 3, Integers(size_t(kC * kC * 9), 11, -1, 1), Integers(size_t(kC), 12, -2, 2)};
+  const SameConvLayer lc{kC, kC, 1, Integers(size_t(kC * kC), 13, -1, 1), Integers(size_t(kC), 14, -2, 2)};
+  const SameConvLayer lb{kC, kC, 1, Integers(size_t(kC * kC), 15, -1, 1), Integers(size_t(kC), 16, -2, 2)};
+  Builder b;
+  const std::vector<int64_t> shape = {1, kC, kS, kS};
+  const int32_t x = b.Data("x", shape), y = b.Data("y", shape);
+  const int32_t ra = b.Op("ra", "Relu", {AddSameConv(b, "a", la, x)});
+  const int32_t rc = b.Op("rc", "Relu", {AddSameConv(b, "c", lc, x)});
+  const int32_t rb = b.Op("rb", "Relu", {b.Op("badd", "Add", {AddSameConv(b, "b", lb, y), x})});
+  b.Output({ra, rc, rb});
+
+  const om::Model shared = Compile(b.g, AllOn());
+  const om::Model alone = Compile(b.g, TempFile("nan_share_off.cfg", "NanScanSharePass:off\n"));
+  const int64_t id = IntAttrOf(Named(shared.graph, "ra"), openatc::kNanScanIdAttr);
+  CHECK(id != 0);
+  CHECK(IntAttrOf(Named(shared.graph, "rc"), openatc::kXScanFromAttr) == id);
+  CHECK(IntAttrOf(Named(shared.graph, "rb"), openatc::kAddendScanFromAttr) == id);
+  CHECK(IntAttrOf(Named(shared.graph, "rb"), openatc::kXScanFromAttr) == 0);  // y: checked by b alone
+  REQUIRE(Named(shared.graph, "rb").inputs.size() == 4);                       // the Add fused
+  for (const char *n : {"ra", "rc", "rb"})
+    for (const char *attr : {openatc::kNanScanIdAttr, openatc::kXScanFromAttr, openatc::kAddendScanFromAttr})
+      CHECK(IntAttrOf(Named(alone.graph, n), attr) == 0);
+
+  const size_t n = size_t(kC * kS * kS);
+  const float nan = std::nanf(""), inf = std::numeric_limits<float>::infinity();
+  struct Step {
+    uint32_t seed;
+    std::vector<std::pair<size_t, float>> in_x, in_y;  // non-finite values put into x and y
+  };
+  const std::vector<Step> steps = {{21, {}, {}},           {22, {{5, nan}}, {}}, {23, {}, {}},
+                                   {24, {{100, inf}, {700, -inf}}, {}},          {25, {}, {{7, nan}}},
+                                   {26, {{1000, nan}}, {}}, {27, {}, {}}};
+  for (const om::Model *m : {&shared, &alone}) {
+    auto bytes = std::make_shared<std::vector<uint8_t>>(om::Serialize(*m));
+    auto model = runtime::LoadedModel::Load(om::ReadBytes(bytes->data(), bytes->size(), bytes), "<nan share test>");
+    for (const Step &s : steps) {
+      INFO((m == &shared ? "shared" : "alone") << ", step with seed " << s.seed);
+      std::vector<float> xv = Integers(n, s.seed, -2, 2), yv = Integers(n, s.seed + 50, -2, 2);
+      for (const auto &[i, v] : s.in_x) xv[i] = v;
+      for (const auto &[i, v] : s.in_y) yv[i] = v;
+      const std::vector<HostTensor> out = model->Run({Host(shape, xv), Host(shape, yv)});
+      REQUIRE(out.size() == 3);
+      const std::vector<double> xd = Doubles(xv);
+      std::vector<double> pre_b = RefSameConv(lb, Doubles(yv), kS, false);
+      for (size_t i = 0; i < n; ++i) pre_b[i] += xd[i];
+      CheckSame(Values(out[0]), Relu(RefSameConv(la, xd, kS, false)), "a");
+      CheckSame(Values(out[1]), Relu(RefSameConv(lc, xd, kS, false)), "c");
+      CheckSame(Values(out[2]), Relu(pre_b), "b");
+    }
+  }
+}
