@@ -9,8 +9,8 @@
 // openatc_y_blocked, openatc_addend_blocked, openatc_weights_id, openatc_chain_block
 // (ops/common/conv_layout.h); openatc_winograd (atc/compiler/src/passes/conv_winograd.cc) allows
 // oneDNN's Winograd algorithm where UseWinograd (ops/common/conv_core.h) finds it faster;
-// openatc_nan_scan_id, openatc_x_scan_from and openatc_addend_scan_from (atc's
-// NanScanSharePass) share non-finite checks between Convs (openatc/nan_scan_share.h).
+// openatc_x_bound_id, openatc_addend_bound_id and openatc_y_bound_id (atc's NanScanSharePass)
+// let Convs share what they know of a tensor's values (openatc/nan_scan_share.h).
 // A blocked Conv with constant weights has them pre-packed into the OM by atc (PackWeights) and
 // is prepared at load (PrepareNode: primitive made, packed weights taken or repacked;
 // ops/common/conv_prepared.h), so its Execute does no per-run lookup.
@@ -42,9 +42,9 @@ REG_OP(Conv)
     .ATTR(openatc_weights_id, Int, 0)
     .ATTR(openatc_chain_block, Int, 8)
     .ATTR(openatc_winograd, Int, 0)
-    .ATTR(openatc_nan_scan_id, Int, 0)
-    .ATTR(openatc_x_scan_from, Int, 0)
-    .ATTR(openatc_addend_scan_from, Int, 0)
+    .ATTR(openatc_x_bound_id, Int, 0)
+    .ATTR(openatc_addend_bound_id, Int, 0)
+    .ATTR(openatc_y_bound_id, Int, 0)
     .OP_END_FACTORY_REG(Conv);
 }  // namespace ge
 
@@ -52,8 +52,8 @@ namespace openatc_ops {
 namespace {
 enum ConvAttr {
   kAutoPad, kDilations, kGroup, kKernelShape, kPads, kStrides, kPostOps, kPostAlpha, kPostBeta,
-  kLayout, kXBlocked, kYBlocked, kAddBlocked, kWeightsId, kChainBlockWidest, kWinograd, kNanScanId, kXScanFrom,
-  kAddendScanFrom
+  kLayout, kXBlocked, kYBlocked, kAddBlocked, kWeightsId, kChainBlockWidest, kWinograd, kXBoundId, kAddendBoundId,
+  kYBoundId
 };
 
 // Output dims [N, M, out...] and the window of X (N, C, spatial...) convolved with W (M, C/group,
@@ -115,7 +115,7 @@ std::string ResolveProblem(const gert::ExtendedKernelContext *ctx, const gert::T
   p->layout.weights_id = AttrInt(ctx, kWeightsId, 0);
   p->layout.block = ChainBlock(AttrInt(ctx, kChainBlockWidest, 8));
   p->layout.winograd = AttrInt(ctx, kWinograd, 0) != 0;
-  p->nan_share = {AttrInt(ctx, kNanScanId, 0), AttrInt(ctx, kXScanFrom, 0), AttrInt(ctx, kAddendScanFrom, 0)};
+  p->nan_share = {AttrInt(ctx, kXBoundId, 0), AttrInt(ctx, kAddendBoundId, 0), AttrInt(ctx, kYBoundId, 0)};
   return "";
 }
 

@@ -1,6 +1,8 @@
 // The oneDNN forward convolution shared by Conv and Conv2D (see conv_core.h).
 #include "common/conv_core.h"
 
+#include <cmath>
+
 #include "common/conv_nan.h"
 #include "common/omp_team.h"
 
@@ -104,38 +106,62 @@ void RunEntryOnce(const ConvEntry &entry, const ConvProblem &p, const float *px,
   dnnl_util::Run(entry.prim, args);
 }
 
-// True when the constant W or B of `entry` holds a non-finite value: scanned on the first call
-// and remembered where the entry belongs to one set of constant weights (ConvEntry::wb_scan).
-bool ConstNonFinite(const ConvEntry &entry, const ConvProblem &p, const float *pw, const float *pb) {
-  int state = entry.wb_scan->state.load(std::memory_order_acquire);
-  if (state != ConstScan::kUnscanned) return state == ConstScan::kNonFinite;
-  state = AnyNonFinite(pw, NumElements(p.w)) || AnyNonFinite(pb, p.w[0]) ? ConstScan::kNonFinite : ConstScan::kFinite;
-  if (entry.blocked && p.layout.weights_id != 0) entry.wb_scan->state.store(state, std::memory_order_release);
-  return state == ConstScan::kNonFinite;
-}
+}  // namespace
 
-// Whether a chain oneDNN evaluates NaN-losing (conv_nan.h) meets non-finite data: X and the addend
-// are checked on every run, or their verdicts recalled from the Conv that checked the same tensor
-// earlier in this run (p.nan_share; openatc/nan_scan_share.h), W and B once (ConstNonFinite).
-// `own_x` / `own_a`: `px` / `pa` are the tensors' own bytes, not float32 copies (a copy's
-// verdict is neither recorded nor recalled). Called before the convolution runs.
-bool MeetsNonFinite(const ConvEntry &entry, const ConvProblem &p, const float *px, bool own_x, const float *pw,
-                    const float *pb, const float *pa, bool own_a) {
-  const int64_t nx = NumElements(p.x);
-  int x = own_x ? RecalledNanVerdict(p.nan_share.x_from, px, nx) : -1;
-  if (x < 0) x = AnyNonFiniteOnTeam(px, nx) ? 1 : 0;
-  if (own_x) RecordNanVerdict(p.nan_share.id, px, nx, x != 0);
-  if (x != 0) return true;
-  if (pa != nullptr) {
-    const int64_t ny = NumElements(p.y);
-    int a = own_a ? RecalledNanVerdict(p.nan_share.addend_from, pa, ny) : -1;
-    if (a < 0) a = AnyNonFiniteOnTeam(pa, ny) ? 1 : 0;
-    if (a != 0) return true;
+void ScanConsts(const ConvProblem &p, const float *w, const float *b, ConstScan *s) {
+  const int64_t rows = std::max<int64_t>(p.w[0], 1), per = NumElements(p.w) / rows;
+  bool finite = !AnyNonFinite(w, NumElements(p.w)) && !AnyNonFinite(b, p.w[0]);
+  double r = 0.0, bm = 0.0;
+  for (int64_t o = 0; finite && o < rows; ++o) {
+    double sum = 0.0;
+    for (int64_t i = 0; i < per; ++i) sum += std::fabs(double(w[o * per + i]));
+    r = std::max(r, sum);
+    if (b != nullptr) bm = std::max(bm, std::fabs(double(b[o])));
   }
-  return ConstNonFinite(entry, p, pw, pb);
+  s->w_row_l1.store(r, std::memory_order_relaxed);
+  s->b_max.store(bm, std::memory_order_relaxed);
+  s->state.store(finite ? ConstScan::kFinite : ConstScan::kNonFinite, std::memory_order_release);
 }
 
-// For a chain that met non-finite data (MeetsNonFinite): computes the plain convolution (a
+namespace {
+
+// W's and B's facts (ConstScan): scanned on the first call and remembered where the entry
+// belongs to one set of constant weights (ConvEntry::wb_scan), else scanned into `local`.
+// Null when the plain weights are not at hand (a prepared node's packed copy alone).
+const ConstScan *ConstFacts(const ConvEntry &entry, const ConvProblem &p, const float *pw, const float *pb,
+                            ConstScan *local) {
+  if (entry.wb_scan->state.load(std::memory_order_acquire) != ConstScan::kUnscanned) return entry.wb_scan.get();
+  if (pw == nullptr) return nullptr;
+  ConstScan *s = entry.blocked && p.layout.weights_id != 0 ? entry.wb_scan.get() : local;
+  ScanConsts(p, pw, pb, s);
+  return s;
+}
+
+// The bound of the `n` floats at `ptr` (an input of the Conv; nan_verdicts.h): recalled under
+// `id` > 0, else found by a scan when `scan` is set, else kNoBound. Records what a scan found
+// under |id|, and, where this node is the first to learn it (`id` < 0), records every run (a
+// later node recalls it in this run only). `own`: `ptr` is the tensor's own bytes.
+double InputBound(int64_t id, const float *ptr, int64_t n, bool own, bool scan) {
+  double b = own && id > 0 ? RecalledBound(id, ptr, n) : kNoBound;
+  if (b == kNoBound && scan) {
+    b = MaxAbsOnTeam(ptr, n);
+    if (own && id != 0) RecordBound(id > 0 ? id : -id, ptr, n, b);
+  } else if (own && id < 0) {
+    RecordBound(-id, ptr, n, b);
+  }
+  return b;
+}
+
+// The bound of the Conv's output (nan_verdicts.h), kNoBound unless X, the addend, W and B are
+// all bounded and finite.
+double OutputBound(const ConvProblem &p, const ConstScan *c, double bx, double ba) {
+  if (c == nullptr || c->state.load(std::memory_order_acquire) != ConstScan::kFinite) return kNoBound;
+  double b = ConvBound(c->w_row_l1.load(std::memory_order_relaxed), c->b_max.load(std::memory_order_relaxed), bx);
+  for (const auto &op : p.post_ops) b = PostOpBound(op.alg, op.alpha, op.beta, b, ba);
+  return b;
+}
+
+// For a chain that met non-finite data (RunConvEntry): computes the plain convolution (a
 // primitive made for this call only: non-finite inputs are the rare case) and writes NaN back
 // where the ONNX chain gives NaN. `pw`: the plain weights.
 void KeepNaN(const ConvEntry &entry, const ConvProblem &p, const float *px, const float *pw, const float *pb,
@@ -158,25 +184,34 @@ ge::graphStatus RunConvEntry(const gert::ExtendedKernelContext *ctx, const ConvE
                              const gert::Tensor *addend, int add_index) {
   std::vector<float> sx, sw, sb, sy, sa;
   const float *px = dnnl_util::AsF32(x, &sx);
-  // Packed weights of a prepared entry are all the primitive reads: the plain ones stay unread
-  // (but for the NaN check of a NaN-losing chain).
+  // Packed weights of a prepared entry are all the primitive reads: the plain ones are read
+  // only to learn their facts once (ConstFacts).
   const bool packed = entry.blocked && entry.sides.wei_reorder && p.layout.weights_id != 0 &&
                       entry.sides.packed->ready.load(std::memory_order_acquire);
   const bool keep_nan = ChainDropsNaN(p.post_ops);
-  const float *pw = packed && !keep_nan ? nullptr : dnnl_util::AsF32(w, &sw);
-  if (px == nullptr || (pw == nullptr && !(packed && !keep_nan)))
-    return Fail(ctx, "the input and the filter must be float tensors with data");
+  const float *pw = dnnl_util::AsF32(w, &sw);
+  if (px == nullptr || (pw == nullptr && !(packed && !keep_nan))) return Fail(ctx, "the input and the filter must be float tensors with data");
   const float *pb = b != nullptr ? dnnl_util::AsF32(*b, &sb) : nullptr;
   if (b != nullptr && pb == nullptr) return Fail(ctx, "the bias must be a float tensor with data");
   const float *pa = add_index >= 0 ? dnnl_util::AsF32(*addend, &sa) : nullptr;
   if (add_index >= 0 && pa == nullptr) return Fail(ctx, "the fused addend must be a float tensor with data");
   float *py = dnnl_util::OutF32(y, &sy);
   try {
-    // The scan runs first: it leaves the start of X (read last, conv_nan.h) in cache for the
-    // convolution, which reads it first.
-    const bool nonfinite = keep_nan && MeetsNonFinite(entry, p, px, sx.empty(), pw, pb, pa, sa.empty());
+    // Bounds of X and the addend (nan_verdicts.h): recalled from a node that ran before in this
+    // run, else, for a NaN-losing chain, found by a scan before the convolution runs (it leaves
+    // the start of X, read last, conv_nan.h, in cache for the convolution, which reads it first).
+    const NanScanShare &ids = p.nan_share;
+    const int64_t ny = NumElements(p.y);
+    const double bx = InputBound(ids.x_id, px, NumElements(p.x), sx.empty(), keep_nan);
+    const double ba = pa == nullptr ? 0.0 : InputBound(ids.addend_id, pa, ny, sa.empty(), keep_nan && bx != kNoBound);
+    ConstScan local;
+    const bool bounded_in = bx != kNoBound && ba != kNoBound;
+    const ConstScan *consts = keep_nan || (ids.y_id > 0 && bounded_in) ? ConstFacts(entry, p, pw, pb, &local) : nullptr;
+    const bool nonfinite = keep_nan && (!bounded_in || consts == nullptr ||
+                                        consts->state.load(std::memory_order_acquire) != ConstScan::kFinite);
     RunEntryOnce(entry, p, px, pw, pb, pa, add_index, py);
     if (nonfinite) KeepNaN(entry, p, px, pw, pb, pa, py);
+    if (ids.y_id > 0) RecordBound(ids.y_id, py, ny, sy.empty() && bounded_in && !nonfinite ? OutputBound(p, consts, bx, ba) : kNoBound);
     if (!entry.blocked) dnnl_util::StoreF32(sy, y);  // blocked: float32 only, nothing to store back
   } catch (const dnnl::error &e) {
     return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());

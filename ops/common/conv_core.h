@@ -43,7 +43,13 @@ struct ConvProblem {
 struct ConstScan {
   enum : int { kUnscanned = 0, kFinite = 1, kNonFinite = 2 };
   std::atomic<int> state{kUnscanned};
+  /// With kFinite: the largest sum of |w| over one output channel's weights and the largest |b|
+  /// (nan_verdicts.h ConvBound). Stored before `state` (release), read after it (acquire).
+  std::atomic<double> w_row_l1{0.0}, b_max{0.0};
 };
+
+/// Scans the constant W (`w`, p.w's dims) and B (`b`, p.w[0] values; null: none) into `s`.
+void ScanConsts(const ConvProblem &p, const float *w, const float *b, ConstScan *s);
 
 struct BoundArgs;  // conv_blocked.cc
 

@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "common/conv_layout.h"
 #include "common/dnnl_util.h"
+#include "common/nan_verdicts.h"
 #include "openatc/nan_scan_share.h"
 
 namespace openatc_ops {
@@ -28,16 +30,19 @@ int64_t DotStrides(const Dims &s, const Dims &idx) {
 
 }  // namespace
 
-bool AnyNonFiniteOnTeam(const float *p, int64_t n) {
-  if (p == nullptr || n <= 2 * kNanScanSlice) return AnyNonFinite(p, n);  // one thread: RunParts runs all here
-  std::atomic<bool> found{false};
+double MaxAbsOnTeam(const float *p, int64_t n) {
+  if (p == nullptr || n <= 2 * kNanScanSlice) return MaxAbsOrNoBound(p, n);  // one thread: RunParts runs all here
   const size_t slices = static_cast<size_t>((n + kNanScanSlice - 1) / kNanScanSlice);
+  std::vector<double> top(slices, 0.0);
+  std::atomic<bool> unbounded{false};
   dnnl_util::RunParts(slices, [&](size_t k) {
-    if (found.load(std::memory_order_relaxed)) return;
+    if (unbounded.load(std::memory_order_relaxed)) return;
     const int64_t start = static_cast<int64_t>(slices - 1 - k) * kNanScanSlice;  // last slice first
-    if (AnyNonFinite(p + start, std::min(kNanScanSlice, n - start))) found.store(true, std::memory_order_relaxed);
+    top[k] = MaxAbsOrNoBound(p + start, std::min(kNanScanSlice, n - start));
+    if (top[k] == kNoBound) unbounded.store(true, std::memory_order_relaxed);
   });
-  return found.load(std::memory_order_relaxed);
+  if (unbounded.load(std::memory_order_relaxed)) return kNoBound;
+  return *std::max_element(top.begin(), top.end());
 }
 
 bool ChainDropsNaN(const std::vector<dnnl_util::PostOpSpec> &ops) {

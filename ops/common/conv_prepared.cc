@@ -69,8 +69,7 @@ std::shared_ptr<ConvPrepared> PrepareConv(const ConvProblem &p, bool has_bias, g
   s->entry = MakeConvEntry(p, has_bias, blockable, serial);
   BindArgs(&s->entry);
   if (w != nullptr && (b != nullptr || !has_bias))  // the entry is this node's alone: its scan holds for every run
-    s->entry.wb_scan->state.store(AnyNonFinite(w, NumElements(p.w)) || AnyNonFinite(b, p.w[0]) ? ConstScan::kNonFinite
-                                                                                                : ConstScan::kFinite);
+    ScanConsts(p, w, b, s->entry.wb_scan.get());
   if (serial) {
     s->team = std::make_unique<ConvEntry>(MakeConvEntry(p, has_bias, blockable, /*serial=*/false));
     BindArgs(s->team.get());

@@ -1,33 +1,59 @@
 /**
  * @file ops/common/nan_verdicts.h
- * The running thread's recent non-finite verdicts on Conv inputs, by the ids atc's
- * NanScanSharePass gives (openatc/nan_scan_share.h says who records and who recalls, and why
- * that is sound). Each thread has its own table: a model's nodes run on one thread, one after
- * another, and two models running at once run on two threads.
+ * What a fused Conv knows of a tensor's values without reading it: the running thread's recent
+ * verdicts "finite, every |value| <= B", recorded under the tensor ids atc's NanScanSharePass
+ * gives (openatc/nan_scan_share.h says who records, who recalls, and why that is sound), and the
+ * bound a Conv's output then has (ConvOutputBound). Each thread has its own table: a model's
+ * nodes run on one thread, one after another, and two models running at once run on two threads.
  */
 #ifndef OPENATC_OPS_COMMON_NAN_VERDICTS_H_
 #define OPENATC_OPS_COMMON_NAN_VERDICTS_H_
 
 #include <cstdint>
+#include <limits>
+#include <string_view>
 
 namespace openatc_ops {
 
-/// The ids of one Conv node (attributes of openatc/nan_scan_share.h; 0: none).
+/// The tensor ids of one Conv node (attributes of openatc/nan_scan_share.h). X and the addend:
+/// > 0 the bound may be recalled under the id, < 0 it may not (this node is the first to learn
+/// it: it records what it finds under -id), 0 none. Y: > 0 the node records Y's bound under it.
 struct NanScanShare {
-  int64_t id = 0;           ///< records its verdict on X under this id
-  int64_t x_from = 0;       ///< X was checked by the node recording under this id
-  int64_t addend_from = 0;  ///< the fused addend was checked by the node recording under this id
+  int64_t x_id = 0, addend_id = 0, y_id = 0;
 };
 
-/// Records, on this thread, that the `n` floats at `p` hold a non-finite value (`nonfinite`) or
-/// not, under `id` (non-zero); it replaces the verdict recorded under `id` before. The table keeps
-/// the last kNanVerdicts ids.
-void RecordNanVerdict(int64_t id, const float *p, int64_t n, bool nonfinite);
+/// No bound: a non-finite value, or nothing known.
+inline constexpr double kNoBound = std::numeric_limits<double>::infinity();
+
+/// Records, on this thread, that the `n` floats at `p` are finite with |value| <= `bound`
+/// (kNoBound: a non-finite value or nothing known), under `id` (non-zero); it replaces what was
+/// recorded under `id` before. The table keeps the last kNanVerdicts ids.
+void RecordBound(int64_t id, const float *p, int64_t n, double bound);
 inline constexpr int kNanVerdicts = 16;
 
-/// The verdict recorded on this thread under `id` for exactly `p` and `n`: 1 non-finite, 0 finite,
-/// -1 none (`id` 0, never recorded, pushed out of the table, or recorded for other bytes).
-int RecalledNanVerdict(int64_t id, const float *p, int64_t n);
+/// The bound recorded on this thread under `id` for exactly `p` and `n`; kNoBound when `id` is 0,
+/// was never recorded, was pushed out of the table, or was recorded for other bytes.
+double RecalledBound(int64_t id, const float *p, int64_t n);
+
+/// max |value| of the `n` floats at `p`, or kNoBound when one is NaN or infinite.
+double MaxAbsOrNoBound(const float *p, int64_t n);
+
+/// Outputs of at most this magnitude are taken as computed without overflow: FLT_MAX / 2^24, so
+/// that a float32 convolution whose exact |output| bound is below it overflows nowhere, also
+/// inside Winograd's transforms (their intermediate values stay within a few thousand times the
+/// output bound).
+inline constexpr double kBoundLimit = 3.4028234663852886e38 / 16777216.0;
+
+/// A bound on |Y| of a float32 convolution whose weights have at most `w_row_l1` as the sum of
+/// |w| over one output channel's weights, whose bias has at most `b_max` as |b|, on an X with
+/// |x| <= `bx`: 2 (w_row_l1 bx + b_max), the factor 2 covering every rounding of a float32 sum
+/// (and of Winograd's transforms) with room to spare; kNoBound when that passes kBoundLimit or an
+/// input is unbounded.
+double ConvBound(double w_row_l1, double b_max, double bx);
+
+/// The bound after one fused post-op (dnnl_post_ops.h's names and parameters) on values bounded
+/// by `v`; `add`: the bound of binary_add's operand. kNoBound for a post-op it does not know.
+double PostOpBound(std::string_view alg, float alpha, float beta, double v, double add);
 
 }  // namespace openatc_ops
 

@@ -1,12 +1,8 @@
-// NanScanSharePass (atc/compiler/src/passes/nan_scan_share.cc) and the run-time verdicts it sets up
-// (include/openatc/nan_scan_share.h, ops/common/nan_verdicts.h):
-//   x -> a (3x3) -> Relu                      -> out 0   (checks x, records its verdict)
-//   x -> c (1x1) -> Relu                      -> out 1   (takes a's verdict on x as its X)
-//   y -> b (1x1) -> Add(x) -> Relu            -> out 2   (takes a's verdict on x as its addend)
-// One loaded model runs finite inputs, then inputs with NaN or infinities in x or y, then finite
-// ones again: a verdict taken from an earlier run, or from a Conv that had not run yet, would
-// leave a Relu that oneDNN evaluates NaN-losing without ONNX's NaN (c and b read x's NaN only
-// through the shared verdict: b's X is y). With the pass switched off every Conv checks for
+// NanScanSharePass (atc/compiler/src/passes/nan_scan_share.cc) and the run-time bounds it sets up
+// (include/openatc/nan_scan_share.h, ops/common/nan_verdicts.h), on one loaded model that runs
+// finite inputs, then inputs with NaN or infinities, then finite ones again, so that a bound
+// taken from an earlier run, or from a node that had not run yet, would leave a Relu that oneDNN
+// evaluates NaN-losing without ONNX's NaN. With the pass switched off every Conv reads its inputs
 // itself; the values are the same.
 //
 // Exact: x, y in {-2..2}, weights in {-1, 0, 1}, biases in {-2..2}: every sum is a small integer,
@@ -47,9 +43,16 @@ int64_t IntAttrOf(const ir::Node &n, const char *name) {
   return it == n.attrs.end() ? 0 : it->second.i;
 }
 
+int64_t IdOf(const om::Model &m, const char *node, const char *attr) { return IntAttrOf(Named(m.graph, node), attr); }
+
 }  // namespace
 
-TEST_CASE("NanScanSharePass: Convs reading one tensor share its non-finite check, run after run", "[compiler][passes]") {
+// Three Convs read x:
+//   x -> a (3x3) -> Relu                      -> out 0   (reads x, records its bound)
+//   x -> c (1x1) -> Relu                      -> out 1   (takes x's bound as its X's)
+//   y -> b (1x1) -> Add(x) -> Relu            -> out 2   (takes x's bound as its addend's)
+// c and b meet x's NaN only through the recalled bound (b's X is y).
+TEST_CASE("NanScanSharePass: Convs reading one tensor share its bound, run after run", "[compiler][passes]") {
   const SameConvLayer la{kC, kC, 3, Integers(size_t(kC * kC * 9), 11, -1, 1), Integers(size_t(kC), 12, -2, 2)};
   const SameConvLayer lc{kC, kC, 1, Integers(size_t(kC * kC), 13, -1, 1), Integers(size_t(kC), 14, -2, 2)};
   const SameConvLayer lb{kC, kC, 1, Integers(size_t(kC * kC), 15, -1, 1), Integers(size_t(kC), 16, -2, 2)};
@@ -63,15 +66,18 @@ TEST_CASE("NanScanSharePass: Convs reading one tensor share its non-finite check
 
   const om::Model shared = Compile(b.g, AllOn());
   const om::Model alone = Compile(b.g, TempFile("nan_share_off.cfg", "NanScanSharePass:off\n"));
-  const int64_t id = IntAttrOf(Named(shared.graph, "ra"), openatc::kNanScanIdAttr);
-  CHECK(id != 0);
-  CHECK(IntAttrOf(Named(shared.graph, "rc"), openatc::kXScanFromAttr) == id);
-  CHECK(IntAttrOf(Named(shared.graph, "rb"), openatc::kAddendScanFromAttr) == id);
-  CHECK(IntAttrOf(Named(shared.graph, "rb"), openatc::kXScanFromAttr) == 0);  // y: checked by b alone
-  REQUIRE(Named(shared.graph, "rb").inputs.size() == 4);                       // the Add fused
-  for (const char *n : {"ra", "rc", "rb"})
-    for (const char *attr : {openatc::kNanScanIdAttr, openatc::kXScanFromAttr, openatc::kAddendScanFromAttr})
-      CHECK(IntAttrOf(Named(alone.graph, n), attr) == 0);
+  const int64_t x_id = -IdOf(shared, "ra", openatc::kXBoundIdAttr);  // a is the first to read x
+  CHECK(x_id > 0);
+  CHECK(IdOf(shared, "rc", openatc::kXBoundIdAttr) == x_id);
+  CHECK(IdOf(shared, "rb", openatc::kAddendBoundIdAttr) == x_id);
+  CHECK(IdOf(shared, "rb", openatc::kXBoundIdAttr) < 0);  // y: b is the first to read it
+  CHECK(IdOf(shared, "rb", openatc::kXBoundIdAttr) != -x_id);
+  REQUIRE(Named(shared.graph, "rb").inputs.size() == 4);  // the Add fused
+  for (const char *n : {"ra", "rc", "rb"}) {
+    CHECK(IdOf(shared, n, openatc::kYBoundIdAttr) > 0);
+    for (const char *attr : {openatc::kXBoundIdAttr, openatc::kAddendBoundIdAttr, openatc::kYBoundIdAttr})
+      CHECK(IdOf(alone, n, attr) == 0);
+  }
 
   const size_t n = size_t(kC * kS * kS);
   const float nan = std::nanf(""), inf = std::numeric_limits<float>::infinity();
@@ -98,6 +104,49 @@ TEST_CASE("NanScanSharePass: Convs reading one tensor share its non-finite check
       CheckSame(Values(out[0]), Relu(RefSameConv(la, xd, kS, false)), "a");
       CheckSame(Values(out[1]), Relu(RefSameConv(lc, xd, kS, false)), "c");
       CheckSame(Values(out[2]), Relu(pre_b), "b");
+    }
+  }
+}
+
+// A chain: x -> p (1x1, W = 2^66 I) -> Relu -> q (1x1) -> Relu -> out. q takes p's output bound
+// (2 * 2^66 * max |x| on finite runs) instead of reading its X. When x holds 2^66, p's output
+// overflows to +inf: its bound passes the limit, so q reads its X, finds the infinities and gives
+// ONNX's NaN where inf - inf or inf * 0 meet (a q that trusted an overflowed bound would Relu them
+// to 0). Exact: p's outputs are integers times 2^66 and q sums at most 16 of them.
+TEST_CASE("NanScanSharePass: a Conv takes its producer's output bound unless it may have overflowed",
+          "[compiler][passes]") {
+  const double big = std::ldexp(1.0, 66);
+  SameConvLayer lp{kC, kC, 1, std::vector<float>(size_t(kC * kC), 0.0f), std::vector<float>(size_t(kC), 0.0f)};
+  for (int64_t c = 0; c < kC; ++c) lp.w[size_t(c * kC + c)] = float(big);
+  const SameConvLayer lq{kC, kC, 1, Integers(size_t(kC * kC), 31, -1, 1), Integers(size_t(kC), 32, -2, 2)};
+  Builder b;
+  const std::vector<int64_t> shape = {1, kC, kS, kS};
+  const int32_t x = b.Data("x", shape);
+  const int32_t rp = b.Op("rp", "Relu", {AddSameConv(b, "p", lp, x)});
+  b.Output({b.Op("rq", "Relu", {AddSameConv(b, "q", lq, rp)})});
+  const om::Model shared = Compile(b.g, AllOn());
+  const om::Model alone = Compile(b.g, TempFile("nan_share_off.cfg", "NanScanSharePass:off\n"));
+  CHECK(IdOf(shared, "rp", openatc::kXBoundIdAttr) < 0);
+  CHECK(IdOf(shared, "rq", openatc::kXBoundIdAttr) == IdOf(shared, "rp", openatc::kYBoundIdAttr));
+  CHECK(IdOf(shared, "rq", openatc::kXBoundIdAttr) > 0);
+
+  const size_t n = size_t(kC * kS * kS);
+  const float nan = std::nanf(""), huge = float(big);
+  const std::vector<std::vector<std::pair<size_t, float>>> steps = {
+      {}, {{9, nan}}, {}, {{3, huge}, {70, huge}, {130, -huge}}, {}, {{3, huge}, {4, huge}}, {}};
+  for (const om::Model *m : {&shared, &alone}) {
+    auto bytes = std::make_shared<std::vector<uint8_t>>(om::Serialize(*m));
+    auto model = runtime::LoadedModel::Load(om::ReadBytes(bytes->data(), bytes->size(), bytes), "<nan bound test>");
+    for (size_t k = 0; k < steps.size(); ++k) {
+      INFO((m == &shared ? "shared" : "alone") << ", step " << k);
+      std::vector<float> xv = Integers(n, uint32_t(40 + k), -2, 2);
+      for (const auto &[i, v] : steps[k]) xv[i] = v;
+      const std::vector<HostTensor> out = model->Run({Host(shape, xv)});
+      REQUIRE(out.size() == 1);
+      // p's output in float32: each element is one product, rounded to float (2^132 -> inf).
+      std::vector<double> pv = RefSameConv(lp, Doubles(xv), kS, false);
+      for (double &v : pv) v = double(float(v));
+      CheckSame(Values(out[0]), Relu(RefSameConv(lq, Relu(pv), kS, false)), "q");
     }
   }
 }

@@ -1,9 +1,10 @@
-// NanScanSharePass: not a rewrite. A Conv whose fused chain oneDNN evaluates NaN-losing checks
-// its X and its fused addend for non-finite values on every run; where an earlier Conv (graph
-// order = run order) checks the same tensor as its X, the later one is told to take that verdict
-// (openatc/nan_scan_share.h: the attributes, the run-time protocol and why it is sound). Runs on
-// the final graph, after the precision passes, so that no later pass reorders nodes.
+// NanScanSharePass: not a rewrite. Gives every tensor a built-in float32 Conv reads (X, the fused
+// addend) or writes an id, and tells each Conv whether a node before it records that tensor's
+// bound on every run (openatc/nan_scan_share.h: the attributes, the run-time protocol and why it
+// is sound). Runs on the final graph, after the precision passes, so that no later pass reorders
+// nodes.
 #include <map>
+#include <set>
 #include <utility>
 
 #include "openatc/common/log.h"
@@ -14,10 +15,17 @@
 namespace openatc::compiler::passes {
 namespace {
 
-// A built-in float32 Conv whose post-op chain holds a NaN-losing post-op.
-bool ChecksInputs(const std::set<std::string> &builtin, const ir::Node &n) {
-  if (n.type != "Conv" || !builtin.count(n.type) || n.inputs.empty() || !n.inputs[0].connected()) return false;
-  if (n.input_descs.empty() || n.input_descs[0].dtype != ge::DT_FLOAT) return false;
+using Tensor = std::pair<int32_t, int32_t>;  // (node, output index)
+
+// A built-in Conv with float32 X and Y: the run time bounds its tensors.
+bool Bounds(const std::set<std::string> &builtin, const ir::Node &n) {
+  return n.type == "Conv" && builtin.count(n.type) && !n.inputs.empty() && n.inputs[0].connected() &&
+         !n.input_descs.empty() && n.input_descs[0].dtype == ge::DT_FLOAT && !n.output_descs.empty() &&
+         n.output_descs[0].dtype == ge::DT_FLOAT;
+}
+
+// Whether the Conv's post-op chain holds a NaN-losing post-op (it then reads its inputs).
+bool DropsNaN(const ir::Node &n) {
   auto ops = n.attrs.find("openatc_post_ops");
   if (ops == n.attrs.end()) return false;
   auto alpha = n.attrs.find("openatc_post_alpha");
@@ -31,39 +39,35 @@ bool ChecksInputs(const std::set<std::string> &builtin, const ir::Node &n) {
 }  // namespace
 
 size_t RunNanScanShare(ir::Graph &graph, const std::set<std::string> &builtin) {
-  std::map<std::pair<int32_t, int32_t>, int32_t> first;  // tensor -> the first Conv checking it as X
-  int64_t next_id = 1;
-  size_t marked = 0;
-  auto id_of = [&](int32_t node) {
-    ir::Node &p = graph.nodes[static_cast<size_t>(node)];
-    if (!p.attrs.count(kNanScanIdAttr)) SetInt(p, kNanScanIdAttr, next_id++);
-    return p.attrs.at(kNanScanIdAttr).i;
+  std::map<Tensor, int64_t> ids;
+  std::set<Tensor> recorded;  // tensors a node before the current one records on every run
+  auto id_of = [&](Tensor t) {
+    auto it = ids.find(t);
+    if (it == ids.end()) it = ids.emplace(t, static_cast<int64_t>(ids.size()) + 1).first;
+    return it->second;
   };
+  size_t shared = 0;
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
     ir::Node &n = graph.nodes[i];
-    if (!ChecksInputs(builtin, n)) continue;
-    const ir::Endpoint x = n.inputs[0];
-    auto seen = first.find({x.node, x.index});
-    if (seen != first.end()) {
-      SetInt(n, kXScanFromAttr, id_of(seen->second));
-      LogInfo("pass " + std::string(kNanScanShare) + ": Conv '" + n.name + "' takes the non-finite check of its X from '" +
-              graph.nodes[static_cast<size_t>(seen->second)].name + "'");
-      ++marked;
-    } else {
-      first[{x.node, x.index}] = static_cast<int32_t>(i);
-    }
-    if (n.inputs.size() > 3 && n.inputs[3].connected()) {
-      auto add = first.find({n.inputs[3].node, n.inputs[3].index});
-      if (add != first.end()) {
-        SetInt(n, kAddendScanFromAttr, id_of(add->second));
-        LogInfo("pass " + std::string(kNanScanShare) + ": Conv '" + n.name +
-                "' takes the non-finite check of its addend from '" +
-                graph.nodes[static_cast<size_t>(add->second)].name + "'");
-        ++marked;
+    if (!Bounds(builtin, n)) continue;
+    const bool reads = DropsNaN(n);
+    for (const auto &[slot, attr] : {std::pair<size_t, const char *>{0, kXBoundIdAttr}, {3, kAddendBoundIdAttr}}) {
+      if (slot >= n.inputs.size() || !n.inputs[slot].connected()) continue;
+      const Tensor t{n.inputs[slot].node, n.inputs[slot].index};
+      if (recorded.count(t)) {
+        SetInt(n, attr, id_of(t));
+        LogInfo("pass " + std::string(kNanScanShare) + ": Conv '" + n.name + "' takes the bound of its " +
+                (slot == 0 ? "X" : "addend") + " from an earlier node");
+        ++shared;
+      } else if (reads) {
+        SetInt(n, attr, -id_of(t));
+        recorded.insert(t);
       }
     }
+    SetInt(n, kYBoundIdAttr, id_of({static_cast<int32_t>(i), 0}));
+    recorded.insert({static_cast<int32_t>(i), 0});
   }
-  return marked;
+  return shared;
 }
 
 }  // namespace openatc::compiler::passes

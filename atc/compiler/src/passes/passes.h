@@ -37,8 +37,8 @@ inline constexpr const char *kConvWinograd = "ConvWinogradPass";
 /// Not a rewrite: built-in WeightPackingOp nodes store packed copies of constant inputs in the
 /// OM (weight_prepack.cc); off, the OM holds plain weights only and ops pack them at load.
 inline constexpr const char *kWeightPrepack = "WeightPrepackPass";
-/// Not a rewrite: Convs that check a tensor an earlier Conv checked take its verdict
-/// (nan_scan_share.cc; openatc/nan_scan_share.h).
+/// Not a rewrite: Convs learn a tensor's value bound from the node before them that recorded it
+/// instead of reading the tensor for non-finite values (nan_scan_share.cc; openatc/nan_scan_share.h).
 inline constexpr const char *kNanScanShare = "NanScanSharePass";
 
 /// Which passes run: all by default; a switch file turns any of them off (fusion_switch.cc).
@@ -68,9 +68,9 @@ size_t RunGraphPasses(ir::Graph &graph, const PassSwitches &switches, const std:
 /// op's PackWeights fails.
 size_t RunWeightPrepack(ir::Graph &graph, const std::set<std::string> &builtin, WeightCache &cache);
 
-/// NanScanSharePass (nan_scan_share.cc) on the final graph (after the precision passes): marks
-/// the Convs of `builtin` type that take another Conv's non-finite verdict. Returns how many
-/// checks are shared.
+/// NanScanSharePass (nan_scan_share.cc) on the final graph (after the precision passes): gives
+/// the Convs of `builtin` type their tensors' bound ids. Returns how many inputs take a bound from
+/// an earlier node.
 size_t RunNanScanShare(ir::Graph &graph, const std::set<std::string> &builtin);
 
 }  // namespace openatc::compiler::passes
