@@ -190,7 +190,8 @@ ge::graphStatus RunConvEntry(const gert::ExtendedKernelContext *ctx, const ConvE
                       entry.sides.packed->ready.load(std::memory_order_acquire);
   const bool keep_nan = ChainDropsNaN(p.post_ops);
   const float *pw = dnnl_util::AsF32(w, &sw);
-  if (px == nullptr || (pw == nullptr && !(packed && !keep_nan))) return Fail(ctx, "the input and the filter must be float tensors with data");
+  if (px == nullptr || (pw == nullptr && !(packed && !keep_nan)))
+    return Fail(ctx, "the input and the filter must be float tensors with data");
   const float *pb = b != nullptr ? dnnl_util::AsF32(*b, &sb) : nullptr;
   if (b != nullptr && pb == nullptr) return Fail(ctx, "the bias must be a float tensor with data");
   const float *pa = add_index >= 0 ? dnnl_util::AsF32(*addend, &sa) : nullptr;
@@ -211,7 +212,8 @@ ge::graphStatus RunConvEntry(const gert::ExtendedKernelContext *ctx, const ConvE
                                         consts->state.load(std::memory_order_acquire) != ConstScan::kFinite);
     RunEntryOnce(entry, p, px, pw, pb, pa, add_index, py);
     if (nonfinite) KeepNaN(entry, p, px, pw, pb, pa, py);
-    if (ids.y_id > 0) RecordBound(ids.y_id, py, ny, sy.empty() && bounded_in && !nonfinite ? OutputBound(p, consts, bx, ba) : kNoBound);
+    if (ids.y_id > 0)
+      RecordBound(ids.y_id, py, ny, sy.empty() && bounded_in && !nonfinite ? OutputBound(p, consts, bx, ba) : kNoBound);
     if (!entry.blocked) dnnl_util::StoreF32(sy, y);  // blocked: float32 only, nothing to store back
   } catch (const dnnl::error &e) {
     return Fail(ctx, std::string("oneDNN convolution failed: ") + e.what());
