@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "common/elementwise.h"
+#include "common/float_scan.h"
 
 namespace openatc_ops {
 
@@ -90,7 +91,7 @@ ge::graphStatus CompareBroadcast(const gert::Tensor &a, const gert::Tensor &b, g
 bool HasIntZero(const gert::Tensor &t);
 
 /// True when any of the `n` float32 values is NaN or +-inf (null `p`: false). Vectorised.
-bool AnyNonFinite(const float *p, int64_t n);
+inline bool AnyNonFinite(const float *p, int64_t n) { return p != nullptr && std::isinf(MaxAbsOrInf(p, n)); }
 
 }  // namespace openatc_ops
 

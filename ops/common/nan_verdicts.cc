@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
+
+#include "common/float_scan.h"
 
 namespace openatc_ops {
 namespace {
@@ -43,28 +44,7 @@ double RecalledBound(int64_t id, const float *p, int64_t n) {
   return kNoBound;
 }
 
-// |x| orders like the integer bits & 0x7fffffff, and NaN and the infinities are the values whose
-// masked bits reach 0x7f800000: one integer max over the data gives both answers (blocks without
-// an early exit inside vectorise).
-__attribute__((target_clones("avx512f", "avx2", "default"))) double MaxAbsOrNoBound(const float *p, int64_t n) {
-  if (p == nullptr) return kNoBound;
-  constexpr int64_t kBlock = 1024;
-  uint32_t top = 0;
-  for (int64_t start = 0; start < n; start += kBlock) {
-    const int64_t end = std::min(n, start + kBlock);
-    uint32_t m = 0;
-    for (int64_t i = start; i < end; ++i) {
-      uint32_t bits;
-      std::memcpy(&bits, p + i, sizeof(bits));
-      m = std::max(m, bits & 0x7fffffffu);
-    }
-    if (m >= 0x7f800000u) return kNoBound;
-    top = std::max(top, m);
-  }
-  float f;
-  std::memcpy(&f, &top, sizeof(f));
-  return f;
-}
+double MaxAbsOrNoBound(const float *p, int64_t n) { return p == nullptr ? kNoBound : MaxAbsOrInf(p, n); }
 
 double ConvBound(double w_row_l1, double b_max, double bx) {
   const double b = 2.0 * (w_row_l1 * bx + b_max);
