@@ -108,11 +108,11 @@ void RunEntryOnce(const ConvEntry &entry, const ConvProblem &p, const float *px,
 
 }  // namespace
 
-void ScanConsts(const ConvProblem &p, const float *w, const float *b, ConstScan *s) {
+void ScanConsts(const ConvProblem &p, const float *w, const float *b, ConstScan *s, bool sums) {
   const int64_t rows = std::max<int64_t>(p.w[0], 1), per = NumElements(p.w) / rows;
   bool finite = !AnyNonFinite(w, NumElements(p.w)) && !AnyNonFinite(b, p.w[0]);
-  double r = 0.0, bm = 0.0;
-  for (int64_t o = 0; finite && o < rows; ++o) {
+  double r = sums ? 0.0 : kNoBound, bm = 0.0;
+  for (int64_t o = 0; sums && finite && o < rows; ++o) {
     double sum = 0.0;
     for (int64_t i = 0; i < per; ++i) sum += std::fabs(double(w[o * per + i]));
     r = std::max(r, sum);
@@ -126,14 +126,16 @@ void ScanConsts(const ConvProblem &p, const float *w, const float *b, ConstScan 
 namespace {
 
 // W's and B's facts (ConstScan): scanned on the first call and remembered where the entry
-// belongs to one set of constant weights (ConvEntry::wb_scan), else scanned into `local`.
-// Null when the plain weights are not at hand (a prepared node's packed copy alone).
+// belongs to one set of constant weights (ConvEntry::wb_scan), else scanned into `local` on every
+// call, the row sums only when `sums` (the output's bound is wanted). Null when the plain weights
+// are not at hand (a prepared node's packed copy alone).
 const ConstScan *ConstFacts(const ConvEntry &entry, const ConvProblem &p, const float *pw, const float *pb,
-                            ConstScan *local) {
+                            bool sums, ConstScan *local) {
   if (entry.wb_scan->state.load(std::memory_order_acquire) != ConstScan::kUnscanned) return entry.wb_scan.get();
   if (pw == nullptr) return nullptr;
-  ConstScan *s = entry.blocked && p.layout.weights_id != 0 ? entry.wb_scan.get() : local;
-  ScanConsts(p, pw, pb, s);
+  const bool once = entry.blocked && p.layout.weights_id != 0;
+  ConstScan *s = once ? entry.wb_scan.get() : local;
+  ScanConsts(p, pw, pb, s, once || sums);
   return s;
 }
 
@@ -207,7 +209,8 @@ ge::graphStatus RunConvEntry(const gert::ExtendedKernelContext *ctx, const ConvE
     const double ba = pa == nullptr ? 0.0 : InputBound(ids.addend_id, pa, ny, sa.empty(), keep_nan && bx != kNoBound);
     ConstScan local;
     const bool bounded_in = bx != kNoBound && ba != kNoBound;
-    const ConstScan *consts = keep_nan || (ids.y_id > 0 && bounded_in) ? ConstFacts(entry, p, pw, pb, &local) : nullptr;
+    const bool want_bound = ids.y_id > 0 && bounded_in;
+    const ConstScan *consts = keep_nan || want_bound ? ConstFacts(entry, p, pw, pb, want_bound, &local) : nullptr;
     const bool nonfinite = keep_nan && (!bounded_in || consts == nullptr ||
                                         consts->state.load(std::memory_order_acquire) != ConstScan::kFinite);
     RunEntryOnce(entry, p, px, pw, pb, pa, add_index, py);

@@ -48,8 +48,9 @@ struct ConstScan {
   std::atomic<double> w_row_l1{0.0}, b_max{0.0};
 };
 
-/// Scans the constant W (`w`, p.w's dims) and B (`b`, p.w[0] values; null: none) into `s`.
-void ScanConsts(const ConvProblem &p, const float *w, const float *b, ConstScan *s);
+/// Scans the constant W (`w`, p.w's dims) and B (`b`, p.w[0] values; null: none) into `s`; the
+/// row sums only with `sums` (else w_row_l1 is nan_verdicts.h's kNoBound: no output bound).
+void ScanConsts(const ConvProblem &p, const float *w, const float *b, ConstScan *s, bool sums = true);
 
 struct BoundArgs;  // conv_blocked.cc
 

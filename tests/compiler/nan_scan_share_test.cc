@@ -51,7 +51,8 @@ int64_t IdOf(const om::Model &m, const char *node, const char *attr) { return In
 //   x -> a (3x3) -> Relu                      -> out 0   (reads x, records its bound)
 //   x -> c (1x1) -> Relu                      -> out 1   (takes x's bound as its X's)
 //   y -> b (1x1) -> Add(x) -> Relu            -> out 2   (takes x's bound as its addend's)
-// c and b meet x's NaN only through the recalled bound (b's X is y).
+// a finds x's NaN and records "no bound", so c and b read x themselves; a c or b that took a
+// bound recorded in an earlier run would Relu x's NaN to 0 (b's X is y, finite).
 TEST_CASE("NanScanSharePass: Convs reading one tensor share its bound, run after run", "[compiler][passes]") {
   const SameConvLayer la{kC, kC, 3, Integers(size_t(kC * kC * 9), 11, -1, 1), Integers(size_t(kC), 12, -2, 2)};
   const SameConvLayer lc{kC, kC, 1, Integers(size_t(kC * kC), 13, -1, 1), Integers(size_t(kC), 14, -2, 2)};
