@@ -52,7 +52,7 @@ double ConvBound(double w_row_l1, double b_max, double bx) {
 }
 
 double PostOpBound(std::string_view alg, float alpha, float beta, double v, double add) {
-  if (!(v <= kBoundLimit)) return kNoBound;
+  if (!(v <= kBoundLimit) || !std::isfinite(alpha) || !std::isfinite(beta)) return kNoBound;  // NaN slope: NaN out
   double out = kNoBound;
   if (alg == "eltwise_relu") out = std::max(1.0, std::fabs(double(alpha))) * v;
   else if (alg == "eltwise_clip") {  // in [lo, hi]; no further from 0 than v when 0 is inside

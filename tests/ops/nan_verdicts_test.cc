@@ -77,5 +77,7 @@ TEST_CASE("NaN verdicts: a Conv's output bound, post-op by post-op, and its limi
   CHECK(PostOpBound("binary_add", 0.0f, 0.0f, 2.0, 3.0) == 5.0 * slack);
   CHECK(PostOpBound("eltwise_swish", 0.0f, 0.0f, 2.0, 0.0) == kNoBound);  // not one it knows
   CHECK(PostOpBound("eltwise_relu", 0.0f, 0.0f, kNoBound, 0.0) == kNoBound);
+  CHECK(PostOpBound("eltwise_relu", std::nanf(""), 0.0f, 2.0, 0.0) == kNoBound);  // a NaN slope gives NaN
+  CHECK(PostOpBound("eltwise_linear", 1.0f, std::numeric_limits<float>::infinity(), 2.0, 0.0) == kNoBound);
   CHECK(PostOpBound("eltwise_logistic", 0.0f, 0.0f, kNoBound, 0.0) == kNoBound);
 }
