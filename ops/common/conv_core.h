@@ -33,13 +33,15 @@ struct ConvProblem {
   std::vector<dnnl_util::PostOpSpec> post_ops;
   /// Layout planning's choice (conv_layout.h); honoured for dense 2-D problems, else plain.
   ConvLayout layout;
-  /// Whose non-finite checks of X and the addend this node shares (openatc/nan_scan_share.h).
+  /// The ids under which this node recalls or records the value bounds of X, the addend and Y
+  /// (openatc/nan_scan_share.h).
   NanScanShare nan_share;
 };
 
-/// Whether one node's constant W and B hold a non-finite value, scanned once: the NaN replay of a
-/// NaN-losing chain (conv_nan.h) needs it on every run. Set at load for a prepared node
-/// (conv_prepared.h), else on the first run of an entry made for one set of constant weights.
+/// What one node's constant W and B are, scanned once: whether they hold a non-finite value (the
+/// NaN replay of a NaN-losing chain, conv_nan.h, needs it on every run) and their magnitudes (the
+/// output's bound). Set at load for a prepared node (conv_prepared.h), else on the first run of an
+/// entry made for one set of constant weights.
 struct ConstScan {
   enum : int { kUnscanned = 0, kFinite = 1, kNonFinite = 2 };
   std::atomic<int> state{kUnscanned};

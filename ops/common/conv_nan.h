@@ -24,13 +24,14 @@ bool ChainDropsNaN(const std::vector<dnnl_util::PostOpSpec> &ops);
 
 /// MaxAbsOrNoBound (nan_verdicts.h) over the `n` values at `p`, split into slices of kNanScanSlice
 /// values that the ops' OpenMP team scans, the last slice first (dnnl_util::RunParts; a thread
-/// that finds a non-finite value sets a flag the others read before their next slice). RunConvEntry scans before
-/// the convolution runs, so the start of X, read last, is still in cache when the convolution
-/// reads it first: light_resnet50 (omrun medians of 8 alternated rounds, 2-core Intel VM) 58.0 ->
-/// 57.5 ms at 1 thread, 31.0 -> 30.6 at 2, against scanning forward after the convolution. Up to 2 slices, with one thread configured, or
-/// inside a parallel region: the calling thread alone. Measured (light_resnet50, 2 threads, omrun
-/// medians of 8 alternated rounds): scans on the calling thread 23.6 ms, on the team 22.9, none
-/// 21.5; at 1 thread a scan costs about nothing (the Conv then finds X in cache).
+/// that finds a non-finite value sets a flag the others read before their next slice).
+/// RunConvEntry scans before the convolution runs, so the start of X, read last, is still in cache
+/// when the convolution reads it first: light_resnet50 (omrun medians of 8 alternated rounds,
+/// 2-core Intel VM) 58.0 -> 57.5 ms at 1 thread, 31.0 -> 30.6 at 2, against scanning forward after
+/// the convolution. Up to 2 slices, with one thread configured, or inside a parallel region: the
+/// calling thread alone. Measured (light_resnet50, 2 threads, omrun medians of 8 alternated
+/// rounds): scans on the calling thread 23.6 ms, on the team 22.9, none 21.5; at 1 thread a scan
+/// costs about nothing (the Conv then finds X in cache).
 double MaxAbsOnTeam(const float *p, int64_t n);
 inline constexpr int64_t kNanScanSlice = int64_t{32} << 10;
 
