@@ -45,6 +45,7 @@ REG_OP(Conv)
     .ATTR(openatc_x_bound_id, Int, 0)
     .ATTR(openatc_addend_bound_id, Int, 0)
     .ATTR(openatc_y_bound_id, Int, 0)
+    .ATTR(openatc_addend_in_place, Int, 0)
     .OP_END_FACTORY_REG(Conv);
 }  // namespace ge
 
@@ -53,7 +54,7 @@ namespace {
 enum ConvAttr {
   kAutoPad, kDilations, kGroup, kKernelShape, kPads, kStrides, kPostOps, kPostAlpha, kPostBeta,
   kLayout, kXBlocked, kYBlocked, kAddBlocked, kWeightsId, kChainBlockWidest, kWinograd, kXBoundId, kAddendBoundId,
-  kYBoundId
+  kYBoundId, kAddendInPlace
 };
 
 // Output dims [N, M, out...] and the window of X (N, C, spatial...) convolved with W (M, C/group,
@@ -115,6 +116,7 @@ std::string ResolveProblem(const gert::ExtendedKernelContext *ctx, const gert::T
   p->layout.weights_id = AttrInt(ctx, kWeightsId, 0);
   p->layout.block = ChainBlock(AttrInt(ctx, kChainBlockWidest, 8));
   p->layout.winograd = AttrInt(ctx, kWinograd, 0) != 0;
+  p->layout.add_in_place = AttrInt(ctx, kAddendInPlace, 0) != 0;
   p->nan_share = {AttrInt(ctx, kXBoundId, 0), AttrInt(ctx, kAddendBoundId, 0), AttrInt(ctx, kYBoundId, 0)};
   return "";
 }

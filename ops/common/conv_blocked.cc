@@ -1,6 +1,7 @@
 // The blocked-layout convolution: primitive with oneDNN-chosen layouts, reorders at plain sides,
 // weights packed once (conv_layout.h, conv_core.h: MakeBlockedConv, RunBlockedConv).
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -47,18 +48,39 @@ dnnl::memory Side(dnnl_util::ScratchSide side, const dnnl::memory::desc &user_md
 }  // namespace
 
 namespace {
+// For a sum entry (ConvEntry::sum): puts the addend `pa` (the addend's layout) into `dst`, the
+// buffer the primitive writes (its destination layout), unless it is already there.
+void LoadAddend(const ConvEntry &e, const float *pa, float *dst) {
+  const BlockedSides &s = e.sides;
+  if (s.add_reorder) {
+    // Never a reorder onto its own source: the memory plan shares bytes only between one layout.
+    std::vector<float> copy;
+    if (pa == dst) {
+      copy.assign(pa, pa + s.add_user.get_size() / sizeof(float));
+      pa = copy.data();
+    }
+    Reorder(s.add_in, dnnl_util::Wrap(s.add_user, pa), dnnl_util::Wrap(e.dst, dst), s.serial);
+  } else if (pa != dst) {
+    std::memcpy(dst, pa, e.dst.get_size() * static_cast<size_t>(e.parts));
+  }
+}
+}  // namespace
+
+namespace {
 // The forward convolution of `p` with algorithm `alg` on descriptors `src`, `wei`, `dst` (oneDNN's
-// post-op operand takes the destination's layout).
+// post-op operand takes the destination's layout; with `sum` the addend is added by a sum post-op
+// from the destination, dnnl_post_ops.h).
 dnnl::convolution_forward::primitive_desc ConvPd(const ConvProblem &p, dnnl::algorithm alg,
                                                  const dnnl::memory::desc &src, const dnnl::memory::desc &wei,
-                                                 const dnnl::memory::desc &bias, const dnnl::memory::desc &dst) {
+                                                 const dnnl::memory::desc &bias, const dnnl::memory::desc &dst,
+                                                 bool sum) {
   Dims dil = p.win.dilations;
   for (auto &v : dil) v -= 1;  // oneDNN counts the gaps: 0 = dense
   dnnl::convolution_forward::desc d(dnnl::prop_kind::forward_inference, alg, src, wei, bias, dst,
                                     dnnl_util::DnnlDims(p.win.strides), dnnl_util::DnnlDims(dil),
                                     dnnl_util::DnnlDims(p.win.pads_begin), dnnl_util::DnnlDims(p.win.pads_end));
   dnnl::primitive_attr attr = dnnl_util::UserScratchpad();
-  if (!p.post_ops.empty()) attr.set_post_ops(dnnl_util::BuildPostOps(p.post_ops, dst));
+  if (!p.post_ops.empty()) attr.set_post_ops(dnnl_util::BuildPostOps(p.post_ops, dst, sum));
   return dnnl::convolution_forward::primitive_desc(d, attr, dnnl_util::Engine());
 }
 
@@ -100,9 +122,10 @@ int SplitWinograd(const ConvProblem &p, int threads) {
 }
 
 namespace {
-// Fills `e` with the primitive for one of SplitWinograd's slices of `p`, made for one thread;
-// false (and `e` untouched) when oneDNN has no Winograd kernel for it in the chain layout.
-bool MakeSplitConv(const ConvProblem &p, bool has_bias, int parts, ConvEntry *e) {
+// Fills `e` with the primitive for one of SplitWinograd's slices of `p`, made for one thread
+// (`sum`: ConvPd's); false (and `e` untouched) when oneDNN has no Winograd kernel for it in the
+// chain layout.
+bool MakeSplitConv(const ConvProblem &p, bool has_bias, int parts, bool sum, ConvEntry *e) {
   ConvProblem part = p;
   part.w[0] /= parts;
   part.y[1] /= parts;
@@ -114,7 +137,7 @@ bool MakeSplitConv(const ConvProblem &p, bool has_bias, int parts, ConvEntry *e)
     pd = ConvPd(part, dnnl::algorithm::convolution_winograd, x,
                 dnnl::memory::desc(dnnl_util::DnnlDims(part.w), dnnl::memory::data_type::f32,
                                    dnnl::memory::format_tag::any),
-                bias, y);
+                bias, y, sum);
   } catch (const dnnl::error &) {
     return false;
   }
@@ -136,15 +159,12 @@ bool MakeSplitConv(const ConvProblem &p, bool has_bias, int parts, ConvEntry *e)
   e->part_outputs = NumElements(part.y);
   e->part_channels = part.w[0];
   e->blocked = true;
+  e->sum = sum;
   return true;
 }
-}  // namespace
 
-void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e) {
-  if (!serial && p.group == 1) {
-    const int parts = SplitWinograd(p, dnnl_util::ThreadsFor(false));
-    if (parts > 1 && MakeSplitConv(p, has_bias, parts, e)) return;
-  }
+// MakeBlockedConv for one choice of `sum` (ConvPd). Throws dnnl::error.
+void MakeWholeConv(const ConvProblem &p, bool has_bias, bool serial, bool sum, ConvEntry *e) {
   std::unique_ptr<dnnl_util::SerialScope> scope;
   if (serial) scope = std::make_unique<dnnl_util::SerialScope>();
   e->sides.serial = serial;
@@ -171,14 +191,15 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   if (UseWinograd(p, dnnl_util::ThreadsFor(serial))) algs.insert(algs.begin(), dnnl::algorithm::convolution_winograd);
   dnnl::convolution_forward::primitive_desc pd;
   bool blocked_pd = false;
-  // oneDNN's brgemm kernel where UseBrgConv asks for it: it takes nhwc only, so X, Y and the
-  // addend are reordered from and to the chain layout around it (small maps: a few us).
-  if (algs.size() == 1 && UseBrgConv(p)) {
+  // oneDNN's brgemm kernel where UseBrgConv asks for it: it takes nhwc only, so X and Y are
+  // reordered from and to the chain layout around it (small maps: a few us). Not for a fused
+  // addend: oneDNN 2.6 has no brgemm kernel with binary_add, and one with sum was not measured.
+  if (algs.size() == 1 && UseBrgConv(p) && dnnl_util::BinaryAddIndex(p.post_ops) < 0) {
     const auto nhwc = dnnl::memory::format_tag::nhwc;
     try {
       pd = ConvPd(p, dnnl::algorithm::convolution_direct, dnnl::memory::desc(dnnl_util::DnnlDims(p.x), f32, nhwc),
                   dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias,
-                  dnnl::memory::desc(dnnl_util::DnnlDims(p.y), f32, nhwc));
+                  dnnl::memory::desc(dnnl_util::DnnlDims(p.y), f32, nhwc), sum);
       blocked_pd = std::string(pd.impl_info_str()).rfind("brg", 0) == 0;
     } catch (const dnnl::error &) {
       blocked_pd = false;  // this CPU or ISA limit has no brgemm kernel for it: the jit one below
@@ -187,7 +208,7 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   for (dnnl::algorithm alg : algs) {
     if (blocked_pd) break;
     try {
-      pd = ConvPd(p, alg, src, dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias, dst);
+      pd = ConvPd(p, alg, src, dnnl::memory::desc(dnnl_util::DnnlDims(wg), f32, any), e->bias, dst, sum);
       blocked_pd = std::string(pd.impl_info_str()).rfind("ref", 0) != 0;
     } catch (const dnnl::error &) {
       blocked_pd = false;
@@ -198,7 +219,7 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   // instead, with reorders from and to the chain layout where a side is blocked.
   if (!blocked_pd)
     pd = ConvPd(p, dnnl::algorithm::convolution_direct, dnnl_util::PlainF32(p.x), s.wei_user, e->bias,
-                dnnl_util::PlainF32(p.y));
+                dnnl_util::PlainF32(p.y), sum);
   e->prim = dnnl::convolution_forward(pd);
   e->src = pd.src_desc();
   e->wei = pd.weights_desc();
@@ -208,6 +229,28 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   s.dst_reorder = dnnl_util::MakeReorder(e->dst, s.dst_user, &s.dst_out);
   s.add_reorder = dnnl_util::MakeReorder(s.add_user, e->dst, &s.add_in);
   e->blocked = true;
+  e->sum = sum;
+}
+}  // namespace
+
+void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry *e) {
+  // The addend by a sum post-op where the memory plan put Y on it (openatc/addend_in_place.h),
+  // binary_add where oneDNN refuses that.
+  const bool sum = p.layout.add_in_place && dnnl_util::BinaryAddIndex(p.post_ops) >= 0;
+  if (!serial && p.group == 1) {
+    const int parts = SplitWinograd(p, dnnl_util::ThreadsFor(false));
+    if (parts > 1 && ((sum && MakeSplitConv(p, has_bias, parts, true, e)) || MakeSplitConv(p, has_bias, parts, false, e)))
+      return;
+  }
+  if (sum) {
+    try {
+      MakeWholeConv(p, has_bias, serial, true, e);
+      return;
+    } catch (const dnnl::error &) {
+      *e = ConvEntry();
+    }
+  }
+  MakeWholeConv(p, has_bias, serial, false, e);
 }
 
 void PackSlices(const ConvEntry &e, const float *w, bool serial) {
@@ -240,6 +283,7 @@ const PackedWeights &PackedOnce(const ConvEntry &e, const float *w) {
 void RunSplitConv(const ConvEntry &e, const float *px, const float *pw, const float *pb, const float *pa,
                   int add_index, float *py) {
   const PackedWeights &pk = PackedOnce(e, pw);
+  if (e.sum) LoadAddend(e, pa, py);  // the slices' destinations are slices of Y (chain layout)
   std::vector<std::unordered_map<int, dnnl::memory>> runs(static_cast<size_t>(e.parts));
   std::vector<const dnnl::primitive *> prims = {&e.prim};
   for (const auto &slice : e.slices) prims.push_back(&slice);
@@ -249,7 +293,7 @@ void RunSplitConv(const ConvEntry &e, const float *px, const float *pw, const fl
     args[DNNL_ARG_SRC] = x;
     args[DNNL_ARG_WEIGHTS] = k == 0 ? pk.mem : pk.more[static_cast<size_t>(k - 1)];
     if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(e.bias, pb + k * e.part_channels);
-    if (add_index >= 0)
+    if (add_index >= 0 && !e.sum)
       args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] = dnnl_util::Wrap(e.dst, pa + k * e.part_outputs);
     args[DNNL_ARG_DST] = dnnl_util::Wrap(e.dst, py + k * e.part_outputs);
   }
@@ -290,7 +334,7 @@ void MakeBound(const ConvEntry &e, bool packed, int add_index, BoundArgs *a) {
     a->conv[DNNL_ARG_BIAS] = a->bias;
   }
   a->add_index = add_index;
-  if (add_index >= 0) {
+  if (add_index >= 0 && !e.sum) {
     a->add_user = none(s.add_user);
     dnnl::memory add = a->add_user;
     if (s.add_reorder) {
@@ -323,14 +367,16 @@ void RunBound(const ConvEntry &e, bool packed, const float *px, const float *pw,
   }
   if (!packed) a.wei.set_data_handle(const_cast<float *>(pw));
   if (e.bias) a.bias.set_data_handle(const_cast<float *>(pb));
-  if (add_index >= 0) {
+  if (add_index >= 0 && !e.sum) {
     a.add_user.set_data_handle(const_cast<float *>(pa));
     if (s.add_reorder) {
       a.add_t.set_data_handle(dnnl_util::Scratch(dnnl_util::ScratchSide::kAddend, e.dst));
       Reorder(s.add_in, a.add_in, s.serial);
     }
   }
-  a.dst_t.set_data_handle(s.dst_reorder ? dnnl_util::Scratch(dnnl_util::ScratchSide::kDestination, e.dst) : py);
+  float *dst = s.dst_reorder ? dnnl_util::Scratch(dnnl_util::ScratchSide::kDestination, e.dst) : py;
+  if (add_index >= 0 && e.sum) LoadAddend(e, pa, dst);
+  a.dst_t.set_data_handle(dst);
   dnnl_util::Run(e.prim, a.conv, s.serial);
   if (s.dst_reorder) {
     a.dst_user.set_data_handle(py);
@@ -361,12 +407,12 @@ void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, co
         Side(dnnl_util::ScratchSide::kWeights, s.wei_user, pw, s.wei_reorder, s.wei_in, e.wei, s.serial);
   }
   if (pb != nullptr) args[DNNL_ARG_BIAS] = dnnl_util::Wrap(e.bias, pb);
-  if (add_index >= 0)
+  if (add_index >= 0 && !e.sum)
     args[DNNL_ARG_ATTR_MULTIPLE_POST_OP(add_index) | DNNL_ARG_SRC_1] =
         Side(dnnl_util::ScratchSide::kAddend, s.add_user, pa, s.add_reorder, s.add_in, e.dst, s.serial);
-  dnnl::memory t = s.dst_reorder
-                       ? dnnl_util::Wrap(e.dst, dnnl_util::Scratch(dnnl_util::ScratchSide::kDestination, e.dst))
-                       : dnnl_util::Wrap(e.dst, py);
+  float *dst = s.dst_reorder ? dnnl_util::Scratch(dnnl_util::ScratchSide::kDestination, e.dst) : py;
+  if (add_index >= 0 && e.sum) LoadAddend(e, pa, dst);
+  dnnl::memory t = dnnl_util::Wrap(e.dst, dst);
   args[DNNL_ARG_DST] = t;
   if (s.serial)
     dnnl_util::RunSerial(e.prim, args);

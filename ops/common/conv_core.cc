@@ -213,6 +213,12 @@ ge::graphStatus RunConvEntry(const gert::ExtendedKernelContext *ctx, const ConvE
     const ConstScan *consts = keep_nan || want_bound ? ConstFacts(entry, p, pw, pb, want_bound, &local) : nullptr;
     const bool nonfinite = keep_nan && (!bounded_in || consts == nullptr ||
                                         consts->state.load(std::memory_order_acquire) != ConstScan::kFinite);
+    // Y on the addend's bytes (openatc/addend_in_place.h): the run overwrites the addend, which
+    // binary_add (and KeepNaN after the run) must still read.
+    if (pa != nullptr && pa == py && (!entry.sum || nonfinite)) {
+      sa.assign(pa, pa + ny);
+      pa = sa.data();
+    }
     RunEntryOnce(entry, p, px, pw, pb, pa, add_index, py);
     if (nonfinite) KeepNaN(entry, p, px, pw, pb, pa, py);
     if (ids.y_id > 0)
@@ -244,7 +250,7 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
     key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
         .Add("b", b != nullptr).Add("s", p.win.strides).Add("d", p.win.dilations).Add("pb", p.win.pads_begin)
         .Add("pe", p.win.pads_end).Add("t", threads).Add("po", dnnl_util::PostOpsKey(p.post_ops))
-        .Add("L", blockable ? 1 + 2 * l.x_blocked + 4 * l.y_blocked + 8 * l.add_blocked : 0).Add("cb", l.block)
+        .Add("L", blockable ? 1 + 2 * l.x_blocked + 4 * l.y_blocked + 8 * l.add_blocked + 16 * l.add_in_place : 0).Add("cb", l.block)
         .Add("wid", blockable ? l.weights_id : 0);
     entry = cache->Get(key, [&] { return MakeConvEntry(p, b != nullptr, blockable, serial); });
   } catch (const dnnl::error &e) {

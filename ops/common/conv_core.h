@@ -61,6 +61,10 @@ struct ConvEntry {
   dnnl::convolution_forward prim;
   dnnl::memory::desc src, wei, bias, dst;
   bool blocked = false;  ///< built by MakeBlockedConv: `sides` holds its reorders
+  /// The fused addend is added by oneDNN's sum post-op (ConvLayout::add_in_place): the primitive's
+  /// destination must hold the addend when it runs (RunBlockedConv copies it there unless Y already
+  /// shares the addend's bytes).
+  bool sum = false;
   BlockedSides sides;
   /// > 1: `prim` computes one of `parts` equal slices of the output channels (SplitWinograd), its
   /// descriptors those of a slice; the slices run at once (dnnl_util::RunEach). A slice computes
@@ -155,7 +159,8 @@ void PackSlices(const ConvEntry &e, const float *w, bool serial);
 /// from run to run (ConvEntry::bound).
 void BindArgs(ConvEntry *e);
 
-/// Runs a MakeBlockedConv entry on plain-or-chain float32 buffers (`pb`, `pa` may be null).
+/// Runs a MakeBlockedConv entry on plain-or-chain float32 buffers (`pb`, `pa` may be null). A sum
+/// entry reads the addend `pa` only where it is not already `py` (the memory plan put Y on it).
 void RunBlockedConv(const ConvEntry &e, const ConvLayout &l, const float *px, const float *pw, const float *pb,
                     const float *pa, int add_index, float *py);
 

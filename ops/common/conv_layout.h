@@ -40,6 +40,9 @@ struct ConvLayout {
   int64_t weights_id = 0;  ///< openatc_weights_id; 0: weights are repacked on every run
   int64_t block = 8;       ///< the chain block on this CPU (openatc_chain_block, RunChainBlock)
   bool winograd = false;   ///< openatc_winograd: atc allows Winograd (UseWinograd decides per run time)
+  /// openatc_addend_in_place: atc's memory plan gave Y the fused addend's bytes, so the blocked
+  /// primitive adds it with oneDNN's sum post-op (openatc/addend_in_place.h)
+  bool add_in_place = false;
 };
 
 /// Blocked convolutions of fewer multiply-adds than this are created and run on the calling

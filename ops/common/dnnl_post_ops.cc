@@ -52,10 +52,12 @@ std::string ParsePostOps(const std::vector<std::string> &algs, const std::vector
   return "";
 }
 
-dnnl::post_ops BuildPostOps(const std::vector<PostOpSpec> &ops, const dnnl::memory::desc &addend) {
+dnnl::post_ops BuildPostOps(const std::vector<PostOpSpec> &ops, const dnnl::memory::desc &addend, bool sum) {
   dnnl::post_ops po;
   for (const auto &op : ops) {
-    if (op.alg == "binary_add") {
+    if (op.alg == "binary_add" && sum) {
+      po.append_sum(1.0f);
+    } else if (op.alg == "binary_add") {
       po.append_binary(dnnl::algorithm::binary_add, addend);
     } else {
       po.append_eltwise(1.0f, Eltwise().at(op.alg), op.alpha, op.beta);

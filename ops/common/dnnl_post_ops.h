@@ -36,8 +36,10 @@ struct PostOpSpec {
 std::string ParsePostOps(const std::vector<std::string> &algs, const std::vector<float> &alpha,
                          const std::vector<float> &beta, std::vector<PostOpSpec> *out);
 
-/// The oneDNN post-op list; `addend` is the descriptor of a binary_add operand.
-dnnl::post_ops BuildPostOps(const std::vector<PostOpSpec> &ops, const dnnl::memory::desc &addend);
+/// The oneDNN post-op list; `addend` is the descriptor of a binary_add operand. With `sum`, the
+/// binary_add becomes a sum post-op (scale 1) at its place: the primitive adds the value its
+/// destination holds when it runs (openatc/addend_in_place.h).
+dnnl::post_ops BuildPostOps(const std::vector<PostOpSpec> &ops, const dnnl::memory::desc &addend, bool sum = false);
 
 /// One post-op on one value with ONNX semantics (NaN in, NaN out: oneDNN's own kernels may give
 /// 0 for a NaN through Relu or Clip); `add` is the binary_add operand's value.

@@ -198,3 +198,66 @@ TEST_CASE("Concat inputs stay apart where in place cannot hold them", "[compiler
     CHECK(OffsetOf(g, b) >= 0);
   }
 }
+
+namespace {
+// data [1,16,4,4] -> a, b; c = Concat(a, b) [1,32,4,4]; x [1,32,4,4]; y = Conv(x, addend c) with a
+// fused binary_add in the chain layout (what InPlaceConv in memory_plan.cc asks of a Conv);
+// then, with `late_reader`, z reads a after y; r = Relu(y) -> output.
+struct ResidualConcat {
+  ir::Graph g;
+  int a = 0, c = 0, y = 0;
+};
+ResidualConcat ConcatAddend(bool late_reader) {
+  ResidualConcat r;
+  ir::Graph &g = r.g;
+  g = Chain(0, {1, 16, 4, 4});
+  g.nodes.pop_back();
+  g.outputs.clear();
+  r.a = Add(g, "a", "SomeCustomOp", {0}, {1, 16, 4, 4});
+  const int b = Add(g, "b", "SomeCustomOp", {0}, {1, 16, 4, 4});
+  r.c = Add(g, "c", "Concat", {r.a, b}, {1, 32, 4, 4});
+  const int x = Add(g, "x", "SomeCustomOp", {0}, {1, 32, 4, 4});
+  r.y = Add(g, "y", "Conv", {x, x, x, r.c}, {1, 32, 4, 4});  // W and B stand-ins: only input 3 matters
+  ir::Node &conv = g.nodes[static_cast<size_t>(r.y)];
+  conv.inputs[1] = conv.inputs[2] = {-1, 0};
+  ir::AttrValue ops, blocked, one;
+  ops.kind = ir::AttrKind::kListString;
+  ops.list_s = {"binary_add", "eltwise_relu"};
+  blocked.kind = ir::AttrKind::kString;
+  blocked.s = "blocked";
+  one.kind = ir::AttrKind::kInt;
+  one.i = 1;
+  conv.attrs = {{"openatc_post_ops", ops}, {"openatc_layout", blocked}, {"openatc_y_blocked", one},
+                {"openatc_addend_blocked", one}};
+  int last = r.y;
+  if (late_reader) last = Add(g, "z", "Concat", {r.y, r.a}, {1, 48, 4, 4});
+  const int out = Add(g, "r", "Relu", {last}, g.nodes[static_cast<size_t>(last)].output_descs[0].shape);
+  Add(g, "out", ir::kNetOutput, {out}, g.nodes[static_cast<size_t>(out)].output_descs[0].shape);
+  g.outputs = {{out, 0}};
+  return r;
+}
+}  // namespace
+
+TEST_CASE("a residual Conv takes its addend's bytes only where nothing inside them is read later", "[compiler]") {
+  ResidualConcat r = ConcatAddend(false);
+  compiler::PlanMemory(r.g, true, /*addend_in_place=*/true);
+  CHECK(OffsetOf(r.g, r.y) == OffsetOf(r.g, r.c));
+  CHECK(OffsetOf(r.g, r.a) == OffsetOf(r.g, r.c));  // a, b still in place inside c
+  CHECK(r.g.nodes[static_cast<size_t>(r.y)].attrs.at("openatc_addend_in_place").i == 1);
+
+  // z reads a (inside c) after the Conv: writing Y over c would overwrite it.
+  ResidualConcat late = ConcatAddend(true);
+  compiler::PlanMemory(late.g, true, true);
+  CHECK(OffsetOf(late.g, late.y) != OffsetOf(late.g, late.c));
+  CHECK(late.g.nodes[static_cast<size_t>(late.y)].attrs.count("openatc_addend_in_place") == 0);
+
+  // Not asked for (atc's AddendInPlacePass off), or without reuse: apart, and a mark left by an
+  // earlier plan is removed.
+  for (bool reuse : {true, false}) {
+    ResidualConcat off = ConcatAddend(false);
+    compiler::PlanMemory(off.g, true, true);
+    compiler::PlanMemory(off.g, reuse, !reuse);
+    CHECK(OffsetOf(off.g, off.y) != OffsetOf(off.g, off.c));
+    CHECK(off.g.nodes[static_cast<size_t>(off.y)].attrs.count("openatc_addend_in_place") == 0);
+  }
+}

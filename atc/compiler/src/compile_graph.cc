@@ -93,7 +93,8 @@ om::Model CompileGraph(ir::Graph graph, const CompileOptions &options, const opp
     std::map<std::string, std::vector<uint8_t>> payloads;
     if (!options.online) payloads = SerializeOps(types);
     const auto no_reuse = options.ge_options.find("ge.exec.disableReuseMemory");
-    const int64_t arena = PlanMemory(graph, no_reuse == options.ge_options.end() || no_reuse->second != "1");
+    const int64_t arena = PlanMemory(graph, no_reuse == options.ge_options.end() || no_reuse->second != "1",
+                                     options.optimise && switches.enabled(passes::kAddendInPlace));
     DeclareAnnotatedLaunches(graph, types, arena >= 0);
 
     om::Model model;

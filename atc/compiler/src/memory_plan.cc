@@ -13,15 +13,22 @@
 // block's channels (atc/compiler/src/passes/layout_plan.cc), so a slice of whole channels is a
 // slice of whole blocks. DenseNet's growing feature maps are written once instead of copied at each
 // of its Concats.
+// A Conv with a fused residual Add writes in place (PlaceConvOutputsOnAddends, with
+// `addend_in_place`): when it is its addend's last reader and both are in the chain layout, Y takes
+// the addend's bytes and the Conv is marked (openatc/addend_in_place.h), so that it accumulates
+// into them instead of streaming the addend and Y separately (light_resnet50's 16 block outputs).
 // The plan is stored on each node as NodePlan::output_offsets (-1 = not planned; the OM's typed
 // NodePlan table), as GE records output offsets on a built model's OpDef (`output_i`).
 #include <algorithm>
 #include <limits>
 #include <optional>
 
+#include "openatc/addend_in_place.h"
 #include "openatc/common/dtype.h"
 #include "openatc/common/lifetime_packing.h"
+#include "openatc/common/log.h"
 #include "openatc/compiler/compiler.h"
+#include "passes/pass_util.h"
 
 namespace openatc::compiler {
 namespace {
@@ -85,9 +92,62 @@ void PlaceConcatInputs(const ir::Graph &graph, const std::vector<std::vector<int
   }
 }
 
+// A built-in Conv that may compute into its addend's bytes: a fused binary_add (input 3) with the
+// addend and Y in the chain layout (atc/compiler/src/passes/layout_plan.cc), so that they have
+// one layout and the blocked kernel writes Y directly, and float32 Y of the addend's shape.
+bool InPlaceConv(const ir::Node &n) {
+  if (n.type != "Conv" || n.inputs.size() < 4 || !n.inputs[3].connected() || n.input_descs.size() < 4 ||
+      n.output_descs.size() != 1)
+    return false;
+  auto ops = n.attrs.find("openatc_post_ops");
+  auto layout = n.attrs.find("openatc_layout");
+  if (ops == n.attrs.end() || layout == n.attrs.end() || layout->second.s != "blocked") return false;
+  const auto &algs = ops->second.list_s;
+  return std::find(algs.begin(), algs.end(), "binary_add") != algs.end() && passes::IntAttr(n, "openatc_y_blocked", 0) == 1 &&
+         passes::IntAttr(n, "openatc_addend_blocked", 0) == 1 && n.output_descs[0].dtype == ge::DT_FLOAT &&
+         n.input_descs[3].dtype == ge::DT_FLOAT && n.input_descs[3].shape == n.output_descs[0].shape;
+}
+
+// Gives the output of each InPlaceConv its addend's bytes (the addend placed inside Y at offset 0)
+// where that is sound: the Conv is the addend's last reader and reads it through input 3 only, the
+// addend is planned, not inside another block (a Concat's input) and every tensor inside it is dead
+// by then, and Y is planned with the addend's size. Marks each such Conv kAddendInPlaceAttr = 1.
+void PlaceConvOutputsOnAddends(ir::Graph &graph, const std::vector<std::vector<int32_t>> &item_of,
+                               const std::vector<LifetimeBlock> &items, std::vector<Inside> &inside) {
+  // The latest last reader of any tensor inside block `b`, and of `b` itself.
+  auto last_within = [&](int32_t b) {
+    int64_t last = items[static_cast<size_t>(b)].last;
+    for (size_t it = 0; it < items.size(); ++it)
+      for (int32_t up = inside[it].parent; up >= 0; up = inside[static_cast<size_t>(up)].parent)
+        if (up == b) {
+          last = std::max(last, items[it].last);
+          break;
+        }
+    return last;
+  };
+  for (size_t i = 0; i < graph.nodes.size(); ++i) {
+    ir::Node &n = graph.nodes[i];
+    if (!InPlaceConv(n) || item_of[i].empty()) continue;
+    const ir::Endpoint &e = n.inputs[3];
+    const int32_t a = item_of[static_cast<size_t>(e.node)][static_cast<size_t>(e.index)], y = item_of[i][0];
+    if (a < 0 || y < 0 || a == y) continue;
+    const LifetimeBlock &ab = items[static_cast<size_t>(a)], &yb = items[static_cast<size_t>(y)];
+    bool other_read = false;
+    for (size_t k = 0; k < n.inputs.size(); ++k)
+      if (k != 3 && n.inputs[k].connected() && item_of[static_cast<size_t>(n.inputs[k].node)][static_cast<size_t>(n.inputs[k].index)] == a)
+        other_read = true;
+    if (ab.bytes == 0 || yb.bytes != ab.bytes || ab.last != static_cast<int64_t>(i) || other_read ||
+        inside[static_cast<size_t>(a)].parent >= 0 || last_within(a) > static_cast<int64_t>(i))
+      continue;
+    inside[static_cast<size_t>(a)] = {y, 0};
+    passes::SetInt(n, kAddendInPlaceAttr, 1);
+    LogInfo("memory plan: Conv '" + n.name + "' writes its output into its addend's bytes");
+  }
+}
+
 }  // namespace
 
-int64_t PlanMemory(ir::Graph &graph, bool reuse) {
+int64_t PlanMemory(ir::Graph &graph, bool reuse, bool addend_in_place) {
   std::vector<LifetimeBlock> items;  // bytes rounded up to kAlign; lifetimes in node positions
   std::vector<std::vector<int32_t>> item_of(graph.nodes.size());
   for (size_t i = 0; i < graph.nodes.size(); ++i) {
@@ -125,6 +185,8 @@ int64_t PlanMemory(ir::Graph &graph, bool reuse) {
   // packed alone; those inside it take its offset plus theirs.
   std::vector<Inside> inside(items.size());
   if (reuse) PlaceConcatInputs(graph, item_of, items, inside);
+  for (ir::Node &n : graph.nodes) n.attrs.erase(kAddendInPlaceAttr);  // set below where it holds
+  if (reuse && addend_in_place) PlaceConvOutputsOnAddends(graph, item_of, items, inside);
   auto root = [&](size_t it, int64_t *offset) {
     *offset = 0;
     while (inside[it].parent >= 0) {

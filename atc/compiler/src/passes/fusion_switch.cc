@@ -11,7 +11,7 @@
 namespace openatc::compiler::passes {
 namespace {
 
-const char *const kAllPasses[] = {kHardSwishPattern, kGeluPattern, kLayerNormPattern, kConvBnFold, kConvBiasAdd, kBnScaleFold, kMatMulBiasAdd, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kStridedPointwiseConv, kLayoutPlan, kConvWinograd, kWeightPrepack, kNanScanShare};
+const char *const kAllPasses[] = {kHardSwishPattern, kGeluPattern, kLayerNormPattern, kConvBnFold, kConvBiasAdd, kBnScaleFold, kMatMulBiasAdd, kConvActivation, kConvAdd, kReshapeChain, kTransposePair, kStridedPointwiseConv, kLayoutPlan, kConvWinograd, kWeightPrepack, kNanScanShare, kAddendInPlace};
 
 [[noreturn]] void Malformed(const std::string &path, const std::string &what) {
   std::string names;

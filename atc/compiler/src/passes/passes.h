@@ -40,6 +40,9 @@ inline constexpr const char *kWeightPrepack = "WeightPrepackPass";
 /// Not a rewrite: Convs learn a tensor's value bound from the node before them that recorded it
 /// instead of reading the tensor for non-finite values (nan_scan_share.cc; openatc/nan_scan_share.h).
 inline constexpr const char *kNanScanShare = "NanScanSharePass";
+/// Not a rewrite: the memory plan lets a Conv with a fused residual Add write into its addend's
+/// bytes (atc/compiler/src/memory_plan.cc; openatc/addend_in_place.h).
+inline constexpr const char *kAddendInPlace = "AddendInPlacePass";
 
 /// Which passes run: all by default; a switch file turns any of them off (fusion_switch.cc).
 struct PassSwitches {

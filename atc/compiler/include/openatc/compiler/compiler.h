@@ -105,7 +105,9 @@ size_t RemoveDeadNodes(ir::Graph &graph, const std::set<std::string> &removable_
 /// Graph::arena_bytes, and returns the arena size in bytes; returns -1 (and writes nothing) for a
 /// graph with run-time shapes. Graph outputs are not planned: they are bound to the caller's
 /// buffers. `reuse` false (--disable_reuse_memory=1): no two tensors share bytes.
-int64_t PlanMemory(ir::Graph &graph, bool reuse = true);
+/// `addend_in_place`: a built-in Conv with a fused residual Add may write into its addend's bytes
+/// (openatc/addend_in_place.h; only with reuse).
+int64_t PlanMemory(ir::Graph &graph, bool reuse = true, bool addend_in_place = false);
 
 /// Up to three of `candidates` close to `name` (case-insensitive edit distance), closest first.
 std::vector<std::string> ClosestNames(const std::string &name, const std::vector<std::string> &candidates);
