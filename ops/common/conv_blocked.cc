@@ -53,7 +53,8 @@ namespace {
 void LoadAddend(const ConvEntry &e, const float *pa, float *dst) {
   const BlockedSides &s = e.sides;
   if (s.add_reorder) {
-    // Never a reorder onto its own source: the memory plan shares bytes only between one layout.
+    // A reorder must not write over its own source (the memory plan shares bytes only between
+    // tensors of one layout, which need no reorder).
     std::vector<float> copy;
     if (pa == dst) {
       copy.assign(pa, pa + s.add_user.get_size() / sizeof(float));

@@ -139,8 +139,8 @@ int SplitWinograd(const ConvProblem &p, int threads);
 /// look at the thread count on purpose: the weights atc packs into the OM are packed for the
 /// kernel it picks, and a load that picked another would repack them (peak RSS of inception_v2 at
 /// 1 thread 183 -> 197 MiB when the 1-thread runs took brgconv for its eight).
-/// oneDNN 2.6 offers no brgemm kernel with a binary_add post-op: a Conv with a fused residual Add
-/// keeps the jit kernel (MakeBlockedConv takes brgconv only when oneDNN picks it).
+/// A Conv with a fused residual Add keeps the jit kernel: oneDNN 2.6 offers no brgemm kernel with
+/// a binary_add post-op, and one with the sum post-op (openatc/addend_in_place.h) was not measured.
 inline constexpr int64_t kBrgConvMaxPixels = 49;
 inline constexpr int64_t kBrgConvMacs = int64_t{64} << 20;
 bool UseBrgConv(const ConvProblem &p);
