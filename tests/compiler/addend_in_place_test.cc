@@ -33,23 +33,9 @@ SameConvLayer Layer(int64_t k, uint32_t seed) {
   return {kC, kC, k, Integers(size_t(kC * kC * k * k), seed, -1, 1), Integers(size_t(kC), seed + 100, -1, 1)};
 }
 
-std::vector<double> Relu(std::vector<double> v) {
-  for (double &e : v) e = std::isnan(e) || e > 0 ? e : 0.0;
-  return v;
-}
-
 std::vector<double> Plus(std::vector<double> a, const std::vector<double> &b) {
   for (size_t i = 0; i < a.size(); ++i) a[i] += b[i];
   return a;
-}
-
-void CheckSame(const std::vector<float> &got, const std::vector<double> &want, const char *what) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    INFO(what << " element " << i << ": " << got[i] << " vs " << want[i]);
-    if (std::isnan(want[i])) CHECK(std::isnan(got[i]));
-    else CHECK(double(got[i]) == want[i]);
-  }
 }
 
 bool InPlace(const om::Model &m, const char *node) {
@@ -118,9 +104,8 @@ TEST_CASE("AddendInPlacePass: a residual Conv computes into its addend's bytes w
       for (const auto &[i, v] : steps[k].in_y) yv[i] = v;
       const std::vector<HostTensor> out = model->Run({Host(shape, xv), Host(shape, yv)});
       REQUIRE(out.size() == 2);
-      const std::vector<double> r1d = Relu(RefSameConv(l1, std::vector<double>(xv.begin(), xv.end()), kS, false));
-      const std::vector<double> yd(yv.begin(), yv.end());
-      const std::vector<double> rad = Relu(Plus(RefSameConv(l3, yd, kS, false), r1d));
+      const std::vector<double> r1d = Relu(RefSameConv(l1, Doubles(xv), kS, false));
+      const std::vector<double> rad = Relu(Plus(RefSameConv(l3, Doubles(yv), kS, false), r1d));
       const std::vector<double> rbd = Relu(Plus(RefSameConv(l4, rad, kS, false), rad));
       CheckSame(Values(out[0]), RefSameConv(l6, rbd, kS, false), "out 0");
       CheckSame(Values(out[1]), Relu(RefSameConv(l5, rad, kS, false)), "out 1");

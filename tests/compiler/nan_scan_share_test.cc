@@ -22,22 +22,6 @@ namespace {
 
 constexpr int64_t kS = 8, kC = 16;
 
-std::vector<double> Relu(std::vector<double> v) {
-  for (double &e : v) e = std::isnan(e) || e > 0 ? e : 0.0;
-  return v;
-}
-
-std::vector<double> Doubles(const std::vector<float> &v) { return std::vector<double>(v.begin(), v.end()); }
-
-void CheckSame(const std::vector<float> &got, const std::vector<double> &want, const char *what) {
-  REQUIRE(got.size() == want.size());
-  for (size_t i = 0; i < got.size(); ++i) {
-    INFO(what << " element " << i << ": " << got[i] << " vs " << want[i]);
-    if (std::isnan(want[i])) CHECK(std::isnan(got[i]));
-    else CHECK(double(got[i]) == want[i]);
-  }
-}
-
 int64_t IntAttrOf(const ir::Node &n, const char *name) {
   auto it = n.attrs.find(name);
   return it == n.attrs.end() ? 0 : it->second.i;

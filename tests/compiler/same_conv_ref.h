@@ -1,6 +1,6 @@
 // "Same" convolution layers for the in-process compile tests (layout_plan_test.cc,
-// conv_brg_test.cc, conv_team_test.cc): the layer, its node in a pass_test::Builder graph, and a
-// double reference with its magnitude network. With integer data far below 2^24 float32 computes
+// conv_brg_test.cc, conv_team_test.cc, nan_scan_share_test.cc, addend_in_place_test.cc): the layer,
+// its node in a pass_test::Builder graph, and a double reference with its magnitude network. With integer data far below 2^24 float32 computes
 // every output exactly, so conv_brg_test and conv_team_test compare with equality;
 // layout_plan_test bounds the rounding of real data.
 #pragma once
@@ -47,6 +47,24 @@ inline std::vector<double> RefSameConv(const SameConvLayer &l, const std::vector
         y[size_t((m * s + i) * s + j)] = acc;
       }
   return y;
+}
+
+/// ONNX's Relu in double: NaN stays NaN, -inf becomes 0.
+inline std::vector<double> Relu(std::vector<double> v) {
+  for (double &e : v) e = std::isnan(e) || e > 0 ? e : 0.0;
+  return v;
+}
+
+inline std::vector<double> Doubles(const std::vector<float> &v) { return std::vector<double>(v.begin(), v.end()); }
+
+/// `got` equals the exact reference `want` element by element (NaN where it is NaN).
+inline void CheckSame(const std::vector<float> &got, const std::vector<double> &want, const char *what) {
+  REQUIRE(got.size() == want.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    INFO(what << " element " << i << ": " << got[i] << " vs " << want[i]);
+    if (std::isnan(want[i])) CHECK(std::isnan(got[i]));
+    else CHECK(double(got[i]) == want[i]);
+  }
 }
 
 /// The layer as Conv node `name` of `b` on value `x`, its W and B constants named after it.
