@@ -240,7 +240,8 @@ void MakeBlockedConv(const ConvProblem &p, bool has_bias, bool serial, ConvEntry
   const bool sum = p.layout.add_in_place && dnnl_util::BinaryAddIndex(p.post_ops) >= 0;
   if (!serial && p.group == 1) {
     const int parts = SplitWinograd(p, dnnl_util::ThreadsFor(false));
-    if (parts > 1 && ((sum && MakeSplitConv(p, has_bias, parts, true, e)) || MakeSplitConv(p, has_bias, parts, false, e)))
+    if (parts > 1 &&
+        ((sum && MakeSplitConv(p, has_bias, parts, true, e)) || MakeSplitConv(p, has_bias, parts, false, e)))
       return;
   }
   if (sum) {

@@ -250,7 +250,8 @@ ge::graphStatus RunConvolution(const gert::ExtendedKernelContext *ctx, ConvCache
     key.Add("x", p.x).Add("xs", xs).Add("w", p.w).Add("ws", ws).Add("ys", ys).Add("g", p.group)
         .Add("b", b != nullptr).Add("s", p.win.strides).Add("d", p.win.dilations).Add("pb", p.win.pads_begin)
         .Add("pe", p.win.pads_end).Add("t", threads).Add("po", dnnl_util::PostOpsKey(p.post_ops))
-        .Add("L", blockable ? 1 + 2 * l.x_blocked + 4 * l.y_blocked + 8 * l.add_blocked + 16 * l.add_in_place : 0).Add("cb", l.block)
+        .Add("L", blockable ? 1 + 2 * l.x_blocked + 4 * l.y_blocked + 8 * l.add_blocked + 16 * l.add_in_place : 0)
+        .Add("cb", l.block)
         .Add("wid", blockable ? l.weights_id : 0);
     entry = cache->Get(key, [&] { return MakeConvEntry(p, b != nullptr, blockable, serial); });
   } catch (const dnnl::error &e) {

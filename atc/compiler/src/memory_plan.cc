@@ -103,8 +103,9 @@ bool InPlaceConv(const ir::Node &n) {
   auto layout = n.attrs.find("openatc_layout");
   if (ops == n.attrs.end() || layout == n.attrs.end() || layout->second.s != "blocked") return false;
   const auto &algs = ops->second.list_s;
-  return std::find(algs.begin(), algs.end(), "binary_add") != algs.end() && passes::IntAttr(n, "openatc_y_blocked", 0) == 1 &&
-         passes::IntAttr(n, "openatc_addend_blocked", 0) == 1 && n.output_descs[0].dtype == ge::DT_FLOAT &&
+  return std::find(algs.begin(), algs.end(), "binary_add") != algs.end() &&
+         passes::IntAttr(n, "openatc_y_blocked", 0) == 1 && passes::IntAttr(n, "openatc_addend_blocked", 0) == 1 &&
+         n.output_descs[0].dtype == ge::DT_FLOAT &&
          n.input_descs[3].dtype == ge::DT_FLOAT && n.input_descs[3].shape == n.output_descs[0].shape;
 }
 
@@ -133,9 +134,11 @@ void PlaceConvOutputsOnAddends(ir::Graph &graph, const std::vector<std::vector<i
     if (a < 0 || y < 0 || a == y) continue;
     const LifetimeBlock &ab = items[static_cast<size_t>(a)], &yb = items[static_cast<size_t>(y)];
     bool other_read = false;
-    for (size_t k = 0; k < n.inputs.size(); ++k)
-      if (k != 3 && n.inputs[k].connected() && item_of[static_cast<size_t>(n.inputs[k].node)][static_cast<size_t>(n.inputs[k].index)] == a)
+    for (size_t k = 0; k < n.inputs.size(); ++k) {
+      const ir::Endpoint &in = n.inputs[k];
+      if (k != 3 && in.connected() && item_of[static_cast<size_t>(in.node)][static_cast<size_t>(in.index)] == a)
         other_read = true;
+    }
     if (ab.bytes == 0 || yb.bytes != ab.bytes || ab.last != static_cast<int64_t>(i) || other_read ||
         inside[static_cast<size_t>(a)].parent >= 0 || last_within(a) > static_cast<int64_t>(i))
       continue;
