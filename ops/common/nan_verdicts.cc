@@ -54,16 +54,22 @@ double ConvBound(double w_row_l1, double b_max, double bx) {
 double PostOpBound(std::string_view alg, float alpha, float beta, double v, double add) {
   if (!(v <= kBoundLimit) || !std::isfinite(alpha) || !std::isfinite(beta)) return kNoBound;  // NaN slope: NaN out
   double out = kNoBound;
-  if (alg == "eltwise_relu") out = std::max(1.0, std::fabs(double(alpha))) * v;
-  else if (alg == "eltwise_clip") {  // in [lo, hi]; no further from 0 than v when 0 is inside
+  if (alg == "eltwise_relu") {
+    out = std::max(1.0, std::fabs(double(alpha))) * v;
+  } else if (alg == "eltwise_clip") {  // in [lo, hi]; no further from 0 than v when 0 is inside
     out = std::max(std::fabs(double(alpha)), std::fabs(double(beta)));
     if (alpha <= 0.0f && beta >= 0.0f) out = std::min(out, v);
+  } else if (alg == "eltwise_linear") {
+    out = std::fabs(double(alpha)) * v + std::fabs(double(beta));
+  } else if (alg == "eltwise_logistic" || alg == "eltwise_tanh") {
+    out = 1.0;
+  } else if (alg == "eltwise_elu") {
+    out = std::max(v, std::fabs(double(alpha)));
+  } else if (alg == "eltwise_hardswish") {
+    out = v;
+  } else if (alg == "binary_add") {
+    out = v + add;
   }
-  else if (alg == "eltwise_linear") out = std::fabs(double(alpha)) * v + std::fabs(double(beta));
-  else if (alg == "eltwise_logistic" || alg == "eltwise_tanh") out = 1.0;
-  else if (alg == "eltwise_elu") out = std::max(v, std::fabs(double(alpha)));
-  else if (alg == "eltwise_hardswish") out = v;
-  else if (alg == "binary_add") out = v + add;
   // Each is computed in float32 once more: one rounding, far inside the factor 2 of ConvBound.
   return out <= kBoundLimit ? out * (1.0 + 1.0 / 1024) : kNoBound;
 }

@@ -3,7 +3,7 @@
  * What a fused Conv knows of a tensor's values without reading it: the running thread's recent
  * verdicts "finite, every |value| <= B", recorded under the tensor ids atc's NanScanSharePass
  * gives (openatc/nan_scan_share.h says who records, who recalls, and why that is sound), and the
- * bound a Conv's output then has (ConvOutputBound). Each thread has its own table: a model's
+ * bound a Conv's output then has (ConvBound, PostOpBound). Each thread has its own table: a model's
  * nodes run on one thread, one after another, and two models running at once run on two threads.
  */
 #ifndef OPENATC_OPS_COMMON_NAN_VERDICTS_H_
