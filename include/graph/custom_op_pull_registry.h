@@ -42,6 +42,12 @@ const char *OpenAtcDeliverableSdkVersion();
 /// global-memory checks around its nodes (a launch from one would still be checked, and its every
 /// access reported as outside any buffer).
 int32_t OpenAtcDeliverableLaunchesNoKernels();
+/// OpenATC extension, optional: nonzero when every op of this deliverable sizes its outputs in
+/// Execute from its inputs and attributes alone (it passes shape and dtype to MallocOutputTensor
+/// and reads no output descriptor). A run of a model with run-time shapes then calls no
+/// InferDataType / InferShape before such a node's Execute (GE calls them there to fill the output
+/// descriptors); an input those would refuse is refused by Execute instead.
+int32_t OpenAtcDeliverableExecuteSizesOutputs();
 /// OpenATC extension, optional: the op types of this deliverable (separated by spaces) whose
 /// outputs are a function of their inputs (dtypes, shapes, values) and attributes alone: no state
 /// kept between calls, no randomness, no effect beyond writing their outputs. A run of a model

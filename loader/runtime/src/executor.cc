@@ -1,5 +1,6 @@
 // LoadedModel::Run: nodes run in the OM's topological order. Dynamic models (and kEager) call
-// every custom op's Execute on every run (docs/custom-op-lifecycle.md §10, dynamic shapes), their
+// every custom op's Execute on every run (docs/custom-op-lifecycle.md §10, dynamic shapes; in
+// dynamic models after its InferShape unless its deliverable sizes outputs in Execute), their
 // WeightPackingOp nodes prepared once per distinct input shapes (prepare_nodes.h); static
 // models record each node's launches on the first run and replay them afterwards (sink.h). An
 // output's buffer is released after its last consumer ran. While a node runs, its input and output
@@ -200,7 +201,8 @@ ExecServices *RunNode(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame, 
     }
     ExecServices *services = nr.eager_services.get();
     frame.services = services;
-    if (im.dynamic && (nr.infer != nullptr || nr.has_legacy_infer)) InferAtRunTime(node, nr, frame);
+    if (im.dynamic && !nr.execute_sizes_outputs && (nr.infer != nullptr || nr.has_legacy_infer))
+      InferAtRunTime(node, nr, frame);
     if (im.dynamic) PrepareForShapes(im, i, frame);
     CallExecute(node, nr, frame, im.stream);
     return services;

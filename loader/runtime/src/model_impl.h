@@ -38,6 +38,9 @@ struct NodeRuntime {
   /// Its deliverable launches no kernels (OpenAtcDeliverableLaunchesNoKernels): the run registers
   /// no buffers for the global-memory checks around this node.
   bool launches_no_kernels = false;
+  /// Its deliverable's Execute sizes the outputs itself (OpenAtcDeliverableExecuteSizesOutputs):
+  /// a dynamic model's run infers no shapes before this node's Execute.
+  bool execute_sizes_outputs = false;
   /// Its deliverable lists the node's type in OpenAtcDeliverablePureOps (shape_value_cache.h).
   bool declared_pure = false;
   /// Its deliverable's OpenAtcDeliverableKernelTrace (null: absent), called around the node's

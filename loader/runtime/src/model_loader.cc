@@ -158,6 +158,7 @@ void BindNode(LoadedModel::Impl &im, size_t i, const std::map<std::string, std::
   for (const opp::Deliverable &d : im.deliverables) {
     if (d.path != nr.origin) continue;
     nr.launches_no_kernels = d.launches_no_kernels;
+    nr.execute_sizes_outputs = d.execute_sizes_outputs;
     nr.declared_pure = std::find(d.pure_ops.begin(), d.pure_ops.end(), node.type) != d.pure_ops.end();
     nr.kernel_trace = d.kernel_trace;
   }

@@ -189,6 +189,11 @@ bool LaunchesNoKernels(void *handle) {
   return fn != nullptr && fn() != 0;
 }
 
+bool ExecuteSizesOutputs(void *handle) {
+  auto fn = reinterpret_cast<int32_t (*)()>(OwnSymbol(handle, "OpenAtcDeliverableExecuteSizesOutputs"));
+  return fn != nullptr && fn() != 0;
+}
+
 const char *(*KernelTrace(void *handle))() {
   return reinterpret_cast<const char *(*)()>(OwnSymbol(handle, "OpenAtcDeliverableKernelTrace"));
 }
@@ -283,6 +288,7 @@ void CompileOppSet::Load(const std::vector<std::string> &roots, const std::strin
     d.image = std::move(image);
     d.sdk_version = VersionOf(handle);
     d.launches_no_kernels = LaunchesNoKernels(handle);
+    d.execute_sizes_outputs = ExecuteSizesOutputs(handle);
     std::vector<ge::CustomOpTypeToCreator> creators;
     std::string why;
     if (PullCreators(handle, &creators, &why)) {
@@ -386,6 +392,7 @@ Deliverable LoadEmbedded(const ir::Bytes &image, const std::string &name_for_err
   d.image = image;
   d.sdk_version = VersionOf(handle);
   d.launches_no_kernels = LaunchesNoKernels(handle);
+  d.execute_sizes_outputs = ExecuteSizesOutputs(handle);
   d.pure_ops = PureOps(handle);
   d.kernel_trace = KernelTrace(handle);
   if (!d.sdk_version.empty() && !SdkVersionCompatible(d.sdk_version)) {

@@ -35,6 +35,8 @@ struct Deliverable {
   void *handle = nullptr;               ///< dlopen handle (never closed: op objects may outlive use)
   /// OpenAtcDeliverableLaunchesNoKernels() returned nonzero (false when absent).
   bool launches_no_kernels = false;
+  /// OpenAtcDeliverableExecuteSizesOutputs() returned nonzero (false when absent).
+  bool execute_sizes_outputs = false;
   /// The op types OpenAtcDeliverablePureOps() lists (empty when absent).
   std::vector<std::string> pure_ops;
   /// OpenAtcDeliverableKernelTrace (null when absent).
