@@ -78,8 +78,21 @@ thread_local void *t_scratchpad = nullptr;
 thread_local size_t t_scratchpad_bytes = 0;
 thread_local bool t_scratchpad_gone = false;
 
+// The memory objects that hand the thread's scratchpad to primitives, one per distinct scratchpad
+// descriptor (oneDNN describes a scratchpad by its size alone), made once and pointed at the
+// buffer on each call: creating one per execution cost a memory object and an allocation a run.
+struct ScratchpadMemory {
+  dnnl_memory_desc_t md;
+  dnnl_memory_t mem;
+};
+constexpr size_t kScratchpadMemories = 8;
+thread_local ScratchpadMemory t_scratchpad_memories[kScratchpadMemories];
+thread_local size_t t_scratchpad_memory_count = 0;
+
 struct ScratchpadHolder {
   ~ScratchpadHolder() {
+    for (size_t i = 0; i < t_scratchpad_memory_count; ++i) dnnl_memory_destroy(t_scratchpad_memories[i].mem);
+    t_scratchpad_memory_count = 0;
     std::free(t_scratchpad);
     t_scratchpad = nullptr;
     t_scratchpad_bytes = 0;
@@ -105,6 +118,28 @@ void *ThreadScratchpad(size_t bytes, std::unique_ptr<void, void (*)(void *)> *la
   return t_scratchpad;
 }
 
+// The memory object for a scratchpad described by `md` at `buffer` (the thread's buffer, or a
+// late one): one of the thread's kept objects, pointed at `buffer`, or `*late` made for this call
+// (on a thread whose holder is gone, or when the thread keeps kScratchpadMemories already).
+dnnl_memory_t ScratchpadMemoryFor(const dnnl_memory_desc_t &md, void *buffer, dnnl::memory *late) {
+  if (!t_scratchpad_gone) {
+    for (size_t i = 0; i < t_scratchpad_memory_count; ++i) {
+      ScratchpadMemory &m = t_scratchpad_memories[i];
+      if (dnnl_memory_desc_equal(&m.md, &md) == 0) continue;
+      dnnl::error::wrap_c_api(dnnl_memory_set_data_handle(m.mem, buffer), "could not set a scratchpad's handle");
+      return m.mem;
+    }
+    if (t_scratchpad_memory_count < kScratchpadMemories) {
+      dnnl_memory_t mem = nullptr;
+      dnnl::error::wrap_c_api(dnnl_memory_create(&mem, &md, Engine().get(), buffer), "could not make a scratchpad");
+      t_scratchpad_memories[t_scratchpad_memory_count++] = {md, mem};
+      return mem;
+    }
+  }
+  *late = dnnl::memory(dnnl::memory::desc(md), Engine(), buffer);
+  return late->get();
+}
+
 // Executes `p` on the calling thread's stream (one made for this call when the thread's is gone),
 // with the thread's scratchpad when `p` needs one; `note`: into the calling thread's kernel record.
 void Execute(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memory> &args, bool note = true) {
@@ -119,15 +154,23 @@ void Execute(const dnnl::primitive &p, const std::unordered_map<int, dnnl::memor
     std::unique_ptr<void, void (*)(void *)> late_buffer(nullptr, std::free);
     void *buffer = ThreadScratchpad(sbytes, &late_buffer);
     if (buffer == nullptr) throw dnnl::error(dnnl_out_of_memory, "no memory for a primitive's scratchpad");
-    const dnnl::memory scratchpad(dnnl::memory::desc(*smd), Engine(), buffer);
-    // What primitive::execute does with a map, plus the scratchpad (no copy of the map).
-    std::vector<dnnl_exec_arg_t> c_args;
-    c_args.reserve(args.size() + 1);
-    for (const auto &a : args) c_args.push_back({a.first, a.second.get(true)});
-    c_args.push_back({DNNL_ARG_SCRATCHPAD, scratchpad.get()});
-    dnnl::error::wrap_c_api(
-        dnnl_primitive_execute(p.get(), use.get(), static_cast<int>(c_args.size()), c_args.data()),
-        "could not execute a primitive");
+    dnnl::memory late_memory;
+    const dnnl_memory_t scratchpad = ScratchpadMemoryFor(*smd, buffer, &late_memory);
+    // What primitive::execute does with a map, plus the scratchpad (no copy of the map); on the
+    // stack for the few arguments a primitive takes.
+    constexpr size_t kOnStack = 16;
+    dnnl_exec_arg_t on_stack[kOnStack];
+    std::vector<dnnl_exec_arg_t> on_heap;
+    dnnl_exec_arg_t *c_args = on_stack;
+    if (args.size() + 1 > kOnStack) {
+      on_heap.resize(args.size() + 1);
+      c_args = on_heap.data();
+    }
+    size_t n = 0;
+    for (const auto &a : args) c_args[n++] = {a.first, a.second.get(true)};
+    c_args[n++] = {DNNL_ARG_SCRATCHPAD, scratchpad};
+    dnnl::error::wrap_c_api(dnnl_primitive_execute(p.get(), use.get(), static_cast<int>(n), c_args),
+                            "could not execute a primitive");
   }
   use.wait();
   if (note && g_trace_on.load(std::memory_order_relaxed)) {
