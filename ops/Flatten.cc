@@ -55,7 +55,7 @@ class Flatten : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (x == nullptr) return Fail(ctx, "one input expected");
     Dims out;
     if (!FlattenDims(ctx, TensorDims(*x), &out)) return ge::GRAPH_FAILED;
-    return CopyToOutput(ctx, 0, *x, out);
+    return Input0AsOutput0(ctx, out);
   }
 };
 REG_AUTO_MAPPING_OP(Flatten);

@@ -99,7 +99,7 @@ class Reshape : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     Dims out;
     const std::string err = ReshapeDims(TensorDims(*x), shape, AttrInt(ctx, 0, 0) != 0, &out);
     if (!err.empty()) return Fail(ctx, err);
-    return CopyToOutput(ctx, 0, *x, out);
+    return Input0AsOutput0(ctx, out);
   }
 };
 REG_AUTO_MAPPING_OP(Reshape);

@@ -81,7 +81,7 @@ class Squeeze : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (a != nullptr && !ReadInts(a, &axes)) return Fail(ctx, "axes must be an int64 tensor");
     Dims out;
     if (!SqueezeDims(ctx, TensorDims(*x), a ? &axes : nullptr, &out)) return ge::GRAPH_FAILED;
-    return CopyToOutput(ctx, 0, *x, out);
+    return Input0AsOutput0(ctx, out);
   }
 };
 REG_AUTO_MAPPING_OP(Squeeze);

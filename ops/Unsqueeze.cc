@@ -61,7 +61,7 @@ class Unsqueeze : public ge::EagerExecuteOp, public ge::ShapeInferOp {
     if (x == nullptr || !ReadInts(ctx->GetInputTensor(1), &axes)) return Fail(ctx, "inputs data and int64 axes expected");
     Dims out;
     if (!UnsqueezeDims(ctx, TensorDims(*x), axes, &out)) return ge::GRAPH_FAILED;
-    return CopyToOutput(ctx, 0, *x, out);
+    return Input0AsOutput0(ctx, out);
   }
 };
 REG_AUTO_MAPPING_OP(Unsqueeze);

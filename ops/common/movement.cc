@@ -116,6 +116,20 @@ ge::graphStatus CopyToOutput(gert::EagerOpExecutionContext *ctx, size_t index, c
   return ge::GRAPH_SUCCESS;
 }
 
+ge::graphStatus Input0AsOutput0(gert::EagerOpExecutionContext *ctx, const Dims &dims) {
+  const gert::Tensor *x = ctx->GetInputTensor(0), *y = ctx->GetOutputTensor(0);
+  if (x == nullptr) return Fail(ctx, "input 0 expected");
+  if (y != nullptr && y->GetAddr() == nullptr) {
+    if (gert::Tensor *view = ctx->MakeOutputRefInput(0, 0)) {
+      view->MutableStorageShape() = ToShape(dims);
+      view->MutableOriginShape() = view->GetStorageShape();
+      view->MutableFormat() = {ge::FORMAT_ND, ge::FORMAT_ND, {}};
+      return ge::GRAPH_SUCCESS;
+    }
+  }
+  return CopyToOutput(ctx, 0, *x, dims);
+}
+
 ge::graphStatus SameDtypeAsInput0(gert::InferDataTypeContext *ctx) {
   const ge::DataType d = ctx->GetInputDataType(0);
   if (!IsOnnxDtype(d)) return Fail(ctx, "unsupported input dtype " + DtypeName(d));

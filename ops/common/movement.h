@@ -58,6 +58,13 @@ void StridedCopy(const void *in, void *out, size_t elem_bytes, const Dims &dims,
 /// elements as `in`.
 ge::graphStatus CopyToOutput(gert::EagerOpExecutionContext *ctx, size_t index, const gert::Tensor &in, const Dims &dims);
 
+/// Output 0 holds input 0's elements as `dims` (Reshape, Flatten, Squeeze, Unsqueeze, Identity):
+/// input 0's bytes themselves (MakeOutputRefInput, no copy) when output 0 has no memory yet, else
+/// a copy into the memory it has (CopyToOutput). An output without memory is one of a model
+/// without a memory plan (atc plans every output of a static graph, and a dynamic graph not at
+/// all), so the input's bytes are never arena memory that a later tensor takes over.
+ge::graphStatus Input0AsOutput0(gert::EagerOpExecutionContext *ctx, const Dims &dims);
+
 /// InferDataType for ops whose outputs 0..n-1 all take input 0's dtype, which must be an ONNX
 /// dtype (IsOnnxDtype); fails naming the dtype otherwise.
 ge::graphStatus SameDtypeAsInput0(gert::InferDataTypeContext *ctx);

@@ -278,3 +278,23 @@ TEST_CASE("precision: --op_precision_mode float32 / HF32 entries and their prece
     RequireHf32(m);
   }
 }
+
+TEST_CASE("precision: a dynamic model's rounding Identity leaves its input unrounded for later readers",
+          "[compiler][precision]") {
+  // x [-1, 2] -> MatMul(w) -> mm -> Add(x, mm) -> r. Under HF32 a rounding Identity feeds the
+  // MatMul its x; with run-time shapes the Identity's output is a view of x's bytes
+  // (ops/common/movement.h Input0AsOutput0), so the runtime rounds a copy and the Add, which runs
+  // after it, reads x unrounded: r = [3 + kHf32Mm, 1 + 2^-12 + kHf32Mm] = [140903, 75375] / 32768
+  // (exact in float32); with x rounded in place it would be [.., 1 + kHf32Mm].
+  Builder b;
+  const int32_t x = b.Data("x", {-1, 2});
+  const int32_t w = b.Const("w", {2, 1}, std::vector<float>{0.1f, 1.0f});
+  const int32_t mm = b.Op("mm", "MatMul", {x, w});
+  const int32_t add = b.Op("add", "Add", {x, mm});
+  b.Output({mm, add});
+  const om::Model m = CompileWith(b.g, {{"ge.exec.allow_hf32", "true"}});
+  REQUIRE(Casts(m) == 1);
+  const auto out = RunModel(m, {Host({1, 2}, kCubeIn)});
+  CHECK(Values(out[0]) == std::vector<float>{kHf32Mm});
+  CHECK(Values(out[1]) == std::vector<float>{140903.0f / 32768, 75375.0f / 32768});
+}

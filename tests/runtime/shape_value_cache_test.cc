@@ -1,9 +1,11 @@
 // The shape arithmetic of a model with run-time shapes (loader/runtime/src/shape_value_cache.h), on an
 // ONNX model written here: x [-1, 4] float, y = Reshape(x, Concat(Unsqueeze(Gather(Shape(x), 0)), [2], [2]))
 // = x as [batch, 2, 2]; z = Relu(x) (a tensor op: never kept). Shape, Gather, Unsqueeze and Concat are
-// the shape arithmetic; they run when the batch changes and are reused while it stays.
+// the shape arithmetic; they run when the batch changes and are reused while it stays. Without a
+// memory plan the Reshape's output is its input's bytes (ops/common/movement.h Input0AsOutput0).
 #include <catch2/catch.hpp>
 #include <cstring>
+#include <map>
 
 #include "e2e_util.h"
 #include "onnx_builder.h"
@@ -81,6 +83,42 @@ TEST_CASE("shape arithmetic runs when the shapes it reads change and is reused w
     CHECK(Floats(out[1]) == relu);
     CHECK(m->shape_node_reuses() == reuses);
     first += 1;  // other data each run: only shapes decide
+  }
+  RemoveTree(dir);
+}
+
+namespace {
+// Records, per node, whether its output 0 has the data address of its input 0.
+struct ViewWatcher : runtime::NodeObserver {
+  std::map<std::string, bool> same;
+  const runtime::LoadedModel *model = nullptr;
+  void Started(size_t) override {}
+  void Finished(size_t i, const std::vector<runtime::TensorView> &ins, const std::vector<runtime::TensorView> &outs) override {
+    if (!ins.empty() && !outs.empty()) same[model->model().graph.nodes[i].name] = ins[0].data == outs[0].data;
+  }
+};
+}  // namespace
+
+TEST_CASE("a Reshape without a memory plan is a view of its input; with a plan it copies", "[runtime]") {
+  const std::string dir = MakeTempDir();
+  WriteBytes(dir + "/m.onnx", Model());
+  for (const bool planned : {false, true}) {
+    INFO((planned ? "static" : "run-time shapes"));
+    std::vector<std::string> args = {"--model", dir + "/m.onnx", "--soc_version", "host", "--output", dir + "/m"};
+    if (planned) args.push_back("--input_shape=x:3,4");
+    REQUIRE(RunAtc(args, "").exit_code == 0);
+    auto m = runtime::LoadModelFile(dir + "/m.om");
+    ViewWatcher watch;
+    watch.model = m.get();
+    m->set_node_observer(&watch);
+    const HostTensor x = Input(3, 5);
+    const auto out = m->Run({x});
+    REQUIRE(out.size() == 2);
+    CHECK(out[0].shape == std::vector<int64_t>{3, 2, 2});
+    CHECK(Floats(out[0]) == Floats(x));
+    REQUIRE(watch.same.count("y"));
+    CHECK(watch.same["y"] == !planned);
+    CHECK_FALSE(watch.same["z"]);  // Relu writes its own output
   }
   RemoveTree(dir);
 }

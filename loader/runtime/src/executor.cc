@@ -690,6 +690,8 @@ class Run {
 
   // A node the compiler's precision mode reduced (atc/compiler/src/passes/precision.h) stores its
   // float32 outputs in float16 / bfloat16 on the chip: its values are rounded to that type here.
+  // An output that shares an input's bytes (a view: ops/common/movement.h Input0AsOutput0) is
+  // rounded in a copy of its own, so that the input's other readers see it unrounded.
   void RoundReducedOutputs(size_t i) {
     const ReducedFloat to = im_.nodes[i].reduced_to;
     if (to == ReducedFloat::kNone) return;
@@ -698,8 +700,24 @@ class Run {
       Value *v = values_.find({static_cast<int32_t>(i), static_cast<int32_t>(k)});
       if (v == nullptr || v->tensor.GetDataType() != ge::DT_FLOAT) continue;
       gert::Tensor &t = v->tensor;
+      if (SharesInputBytes(node, t.GetAddr())) {
+        auto own = std::make_shared<HostBuffer>(t.GetSize(), HostBuffer::Fill::kNone);
+        if (t.GetSize() != 0) std::memcpy(own->data(), t.GetAddr(), t.GetSize());
+        t.MutableTensorData() = gert::TensorData(own->data(), nullptr, t.GetSize(), t.GetPlacement());
+        v->storage = std::move(own);
+      }
       RoundInPlace(static_cast<float *>(t.GetAddr()), t.GetSize() / sizeof(float), to);
     }
+  }
+
+  // True when `addr` is the data of one of the node's inputs.
+  bool SharesInputBytes(const ir::Node &node, const void *addr) const {
+    for (const auto &e : node.inputs) {
+      if (!e.connected()) continue;
+      const Value *in = values_.find({e.node, e.index});
+      if (in != nullptr && !in->aggregate && in->tensor.GetAddr() == addr) return true;
+    }
+    return false;
   }
 
   // RunCustom between the observer's calls; the inputs are shown before RunCustom releases them.
