@@ -32,6 +32,13 @@ struct Value {
   size_t pending = 0;                   // consumers not yet run
   std::shared_ptr<const RtValue> aggregate;  // a sequence or optional (then `tensor` is unused)
   bool live = false;                    // produced in this run and not yet released
+  bool weight_bound = false;            // a Const's slot: `tensor` describes its weight (set once)
+};
+
+// The value slots a model's runs reuse (Impl::run_slots): made at the first run, handed to each
+// run and back, so that a run builds no slot and binds each weight's tensor once.
+struct RunSlots {
+  std::vector<Value> values;
 };
 
 bool ShapeMatches(const std::vector<int64_t> &want, const std::vector<int64_t> &got) {
@@ -108,10 +115,21 @@ namespace {
 
 using Key = std::pair<int32_t, int32_t>;
 
-// One run's values, one slot per endpoint of the graph (endpoint_index.h).
+// One run's values, one slot per endpoint of the graph (endpoint_index.h), in the model's kept
+// slots (RunSlots), taken for the run and given back released.
 class ValueTable {
  public:
-  explicit ValueTable(const EndpointIndex &index) : index_(index), slots_(index.size()) {}
+  explicit ValueTable(LoadedModel::Impl &im) : index_(im.endpoints), kept_(Slots(im)) {
+    slots_.swap(kept_.values);
+    if (slots_.size() != index_.size()) slots_ = std::vector<Value>(index_.size());
+  }
+  ~ValueTable() {
+    for (Value &v : slots_)
+      if (v.live) erase(&v);
+    slots_.swap(kept_.values);
+  }
+  ValueTable(const ValueTable &) = delete;
+  ValueTable &operator=(const ValueTable &) = delete;
   // The live value of endpoint `k`, or null.
   Value *find(const Key &k) {
     const size_t s = index_.Of(k.first, k.second);
@@ -140,7 +158,13 @@ class ValueTable {
   }
 
  private:
+  static RunSlots &Slots(LoadedModel::Impl &im) {
+    if (!im.run_slots) im.run_slots = std::make_shared<RunSlots>();
+    return *static_cast<RunSlots *>(im.run_slots.get());
+  }
+
   const EndpointIndex &index_;
+  RunSlots &kept_;
   std::vector<Value> slots_;
 };
 
@@ -316,7 +340,7 @@ class Run {
  public:
   Run(LoadedModel::Impl &im, const std::vector<InView> &inputs, const std::vector<LoadedModel::Buffer> *direct)
       : im_(im), g_(im.model.graph), inputs_(inputs), direct_(direct),
-        sink_(im.mode == ExecutionMode::kAuto && !im.dynamic), values_(im.endpoints), results_(g_.outputs.size()) {
+        sink_(im.mode == ExecutionMode::kAuto && !im.dynamic), values_(im), results_(g_.outputs.size()) {
     if (sink_ && im.sink.records.empty()) {
       im.sink.records.resize(g_.nodes.size());
       im.sink.inputs.resize(g_.inputs.size());
@@ -439,9 +463,12 @@ class Run {
   void BindConst(size_t i) {
     const ir::Node &node = g_.nodes[i];
     const int32_t ni = static_cast<int32_t>(i);
-    const ir::ConstTensor &c = *node.attrs.at("value").t;
     Value &v = values_[{ni, 0}];
-    gert_impl::InitTensor(v.tensor, node.output_descs.at(0), const_cast<uint8_t *>(c.data.data), c.data.size);
+    if (!v.weight_bound) {  // the weight's bytes stay where load put them
+      const ir::ConstTensor &c = *node.attrs.at("value").t;
+      gert_impl::InitTensor(v.tensor, node.output_descs.at(0), const_cast<uint8_t *>(c.data.data), c.data.size);
+      v.weight_bound = true;
+    }
     v.pending = Uses({ni, 0});  // its label was made at load (Impl::const_labels)
   }
 

@@ -107,6 +107,8 @@ struct LoadedModel::Impl {
   ShapeValueCache shape_values;
   /// Where the run-time outputs' memory (a model without a static plan) is kept between runs.
   std::shared_ptr<BufferPool> pool = std::make_shared<BufferPool>();
+  /// The value slots runs reuse (executor.cc RunSlots; opaque here), made at the first run.
+  std::shared_ptr<void> run_slots;
   /// The static memory plan's arena (null when the OM has no plan).
   std::unique_ptr<HostBuffer> arena;
   size_t arena_bytes = 0;
