@@ -203,23 +203,27 @@ int SubByteBits(ge::DataType dtype) {
   }
 }
 
-std::optional<uint64_t> TensorByteSize(ge::DataType dtype, const std::vector<int64_t> &dims, std::string *why) {
-  if (why != nullptr) why->clear();
+std::optional<uint64_t> ElementsByteSize(ge::DataType dtype, int64_t count) {
   const size_t elem = DataTypeSize(dtype);
   const int bits = SubByteBits(dtype);
-  if (elem == 0 && bits == 0) return std::nullopt;
+  if ((elem == 0 && bits == 0) || count < 0) return std::nullopt;
+  const uint64_t c = static_cast<uint64_t>(count);
+  if (bits != 0) return (c / 8) * static_cast<uint64_t>(bits) + ((c % 8) * static_cast<uint64_t>(bits) + 7) / 8;
+  if (c > std::numeric_limits<uint64_t>::max() / elem) return std::nullopt;
+  return c * elem;
+}
+
+std::optional<uint64_t> TensorByteSize(ge::DataType dtype, const std::vector<int64_t> &dims, std::string *why) {
+  if (why != nullptr) why->clear();
+  if (DataTypeSize(dtype) == 0 && SubByteBits(dtype) == 0) return std::nullopt;
   const int64_t count = ShapeElementCount(dims);
   if (count < 0) {
     if (why != nullptr) *why = "shape " + ShapeToString(dims) + " is not static or overflows";
     return std::nullopt;
   }
-  const uint64_t c = static_cast<uint64_t>(count);
-  if (bits != 0) return (c / 8) * static_cast<uint64_t>(bits) + ((c % 8) * static_cast<uint64_t>(bits) + 7) / 8;
-  if (c > std::numeric_limits<uint64_t>::max() / elem) {
-    if (why != nullptr) *why = "shape " + ShapeToString(dims) + " overflows the byte size";
-    return std::nullopt;
-  }
-  return c * elem;
+  const std::optional<uint64_t> bytes = ElementsByteSize(dtype, count);
+  if (!bytes && why != nullptr) *why = "shape " + ShapeToString(dims) + " overflows the byte size";
+  return bytes;
 }
 
 }  // namespace openatc

@@ -69,8 +69,8 @@ std::vector<int64_t> BroadcastStrides(const Dims &in, const Dims &out) {
 
 gert::Tensor *AllocOutput(gert::EagerOpExecutionContext *ctx, size_t index, const Dims &dims, ge::DataType dtype) {
   gert::StorageShape shape;
-  shape.MutableOriginShape() = ToShape(dims);
   shape.MutableStorageShape() = ToShape(dims);
+  shape.MutableOriginShape() = shape.GetStorageShape();
   gert::Tensor *t = ctx->MallocOutputTensor(index, shape, {ge::FORMAT_ND, ge::FORMAT_ND, {}}, dtype);
   if (t == nullptr) Fail(ctx, "cannot allocate output " + std::to_string(index) + " " + DimsToString(dims));
   return t;

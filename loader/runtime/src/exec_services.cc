@@ -46,10 +46,9 @@ gert::Tensor *ExecServices::MallocOutputTensor(gert_impl::Frame &f, size_t index
   }
   gert::Tensor *t = f.outputs[index];
   const int64_t count = shape.GetStorageShape().GetShapeSize();
-  // openatc::TensorByteSize: GE's sizes plus the packed sub-byte types (rounded up to whole bytes)
-  // and OpenATC's private dtypes (openatc/private_dtype.h).
-  const std::optional<uint64_t> nbytes =
-      count < 0 ? std::nullopt : openatc::TensorByteSize(dtype, {count});
+  // openatc::ElementsByteSize: GE's sizes plus the packed sub-byte types (rounded up to whole
+  // bytes) and OpenATC's private dtypes (openatc/private_dtype.h).
+  const std::optional<uint64_t> nbytes = openatc::ElementsByteSize(dtype, count);
   if (!nbytes.has_value()) {
     LogError("node '" + f.node->name + "': MallocOutputTensor(" + std::to_string(index) +
              ") with an unknown shape or an unsupported dtype");

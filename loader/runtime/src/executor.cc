@@ -194,10 +194,20 @@ void CallExecute(const ir::Node &node, const NodeRuntime &nr, gert_impl::Frame &
   }
 }
 
+// The node's services for runs that call its Execute (NodeRuntime::eager_services), made at its
+// first such run.
+ExecServices *EagerServices(LoadedModel::Impl &im, NodeRuntime &nr) {
+  if (!nr.eager_services) {
+    nr.eager_services = std::make_unique<ExecServices>(im.stream, im.pool, !nr.launches_no_kernels);
+    nr.eager_services->set_label_cache(&nr.output_labels);
+  }
+  return nr.eager_services.get();
+}
+
 // Executes (or replays) one custom node with the frame prepared by the caller. Returns the
 // services that own its outputs' memory (null for replayed nodes: their memory is planned): the
-// node's own, kept between runs (NodeRuntime::eager_services, reset by the caller once the
-// outputs are taken), or new ones handed over in `made`.
+// node's own, kept between runs (EagerServices, reset by the caller once the outputs are taken),
+// or new ones handed over in `made` (a recording run, whose services a sunk node keeps).
 ExecServices *RunNode(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame, bool sink,
                       std::unique_ptr<ExecServices> &made) {
   const ir::Node &node = im.model.graph.nodes[i];
@@ -219,11 +229,7 @@ ExecServices *RunNode(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame, 
     return nullptr;  // outputs are the planned / bound memory
   }
   if (!sink) {
-    if (!nr.eager_services) {
-      nr.eager_services = std::make_unique<ExecServices>(im.stream, im.pool, !nr.launches_no_kernels);
-      nr.eager_services->set_label_cache(&nr.output_labels);
-    }
-    ExecServices *services = nr.eager_services.get();
+    ExecServices *services = EagerServices(im, nr);
     frame.services = services;
     if (im.dynamic && !nr.execute_sizes_outputs && (nr.infer != nullptr || nr.has_legacy_infer))
       InferAtRunTime(node, nr, frame);
@@ -258,13 +264,15 @@ ExecServices *RunNode(LoadedModel::Impl &im, size_t i, gert_impl::Frame &frame, 
     }
     rec = SinkRecord{};  // addresses moved and nothing can patch them: record again
   }
-  made = std::make_unique<ExecServices>(im.stream, im.pool, !nr.launches_no_kernels);
-  ExecServices *services = made.get();
-  frame.services = services;
   if (rec.captured) {  // a host-side node: Execute every run
+    ExecServices *services = EagerServices(im, nr);
+    frame.services = services;
     CallExecute(node, nr, frame, im.stream);
     return services;
   }
+  made = std::make_unique<ExecServices>(im.stream, im.pool, !nr.launches_no_kernels);
+  ExecServices *services = made.get();
+  frame.services = services;
   std::vector<rt::LaunchRecord> launches;
   rt::SetLaunchObserver(im.stream, [&launches](const rt::LaunchRecord &r) { launches.push_back(r); });
   try {

@@ -45,6 +45,9 @@ int SubByteBits(ge::DataType dtype);
 /// null) says which ("" for a dtype without a fixed size).
 std::optional<uint64_t> TensorByteSize(ge::DataType dtype, const std::vector<int64_t> &dims,
                                        std::string *why = nullptr);
+/// TensorByteSize of `count` elements (count >= 0); nullopt when the dtype has no fixed size or
+/// the size overflows uint64.
+std::optional<uint64_t> ElementsByteSize(ge::DataType dtype, int64_t count);
 /// "[4, 4]" style text of a shape, "[]" for a scalar.
 std::string ShapeToString(const std::vector<int64_t> &dims);
 
