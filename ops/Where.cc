@@ -15,18 +15,47 @@ REG_OP(Where)
 namespace openatc_ops {
 namespace {
 
+// c ? a : b as bit operations on whole elements (every load unconditional), which the compiler
+// vectorises where a branch, or a load only one side takes, keeps it scalar.
+template <typename E>
+inline E Pick(uint8_t c, E a, E b) {
+  const E m = static_cast<E>(E{0} - static_cast<E>(c != 0));
+  return static_cast<E>((a & m) | (b & static_cast<E>(~m)));
+}
+
+// One run of n outputs: input k advances by step k (0: one repeated value). The pointers never
+// alias (the output is a buffer of its own); the common runs get loops of their own: all
+// contiguous, or X or Y one fill value (an attention mask's).
+template <typename E>
+void SelectRun(const uint8_t *__restrict c, const E *__restrict x, const E *__restrict y, E *__restrict o, int64_t n,
+               const int64_t *step) {
+  if (step[0] == 1 && step[1] == 1 && step[2] == 1) {
+    for (int64_t j = 0; j < n; ++j) o[j] = Pick(c[j], x[j], y[j]);
+  } else if (step[0] == 1 && step[1] == 0 && step[2] == 1) {
+    const E v = *x;
+    for (int64_t j = 0; j < n; ++j) o[j] = Pick(c[j], v, y[j]);
+  } else if (step[0] == 1 && step[1] == 1 && step[2] == 0) {
+    const E v = *y;
+    for (int64_t j = 0; j < n; ++j) o[j] = Pick(c[j], x[j], v);
+  } else {
+    for (int64_t j = 0; j < n; ++j) o[j] = Pick(c[j * step[0]], x[j * step[1]], y[j * step[2]]);
+  }
+}
+
+// Over the innermost runs of the broadcast (elementwise.h StridedRuns).
 template <typename E>
 void Select(const gert::Tensor &c, const gert::Tensor &x, const gert::Tensor &y, gert::Tensor &out) {
   const Dims od = ToDims(out.GetStorageShape());
-  const std::vector<int64_t> strides[3] = {BroadcastStrides(ToDims(c.GetStorageShape()), od),
-                                           BroadcastStrides(ToDims(x.GetStorageShape()), od),
-                                           BroadcastStrides(ToDims(y.GetStorageShape()), od)};
+  std::vector<int64_t> strides[3] = {BroadcastStrides(ToDims(c.GetStorageShape()), od),
+                                     BroadcastStrides(ToDims(x.GetStorageShape()), od),
+                                     BroadcastStrides(ToDims(y.GetStorageShape()), od)};
   const uint8_t *pc = c.GetData<uint8_t>();
   const E *px = x.GetData<E>();
   const E *py = y.GetData<E>();
   E *po = out.GetData<E>();
-  StridedWalk<3>(od, strides,
-                 [&](int64_t o, const int64_t *off) { po[o] = pc[off[0]] != 0 ? px[off[1]] : py[off[2]]; });
+  StridedRuns<3>(od, strides, [&](int64_t o, const int64_t *off, int64_t n, const int64_t *step) {
+    SelectRun<E>(pc + off[0], px + off[1], py + off[2], po + o, n, step);
+  });
 }
 
 // Element size in bytes for the dtypes Where copies (0: unsupported).

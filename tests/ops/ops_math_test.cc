@@ -249,4 +249,14 @@ TEST_CASE("Where selects with three-way broadcasting", "[ops]") {
   CHECK(RunF("Where", {{B({3}, {0, 1, 0})}, {F({3}, {1, 2, 3})}, {F({3}, {4, 5, 6})}}) == std::vector<float>{4, 2, 6});
   auto wb = RunOp({"Where", {{B({2}, {1, 0})}, {B({2}, {0, 0})}, {B({2}, {1, 1})}}});
   CHECK(Values<uint8_t>(wb[0]) == std::vector<uint8_t>{0, 1});
+  // An attention mask: the condition repeated over 2 heads, X one fill value, Y the scores.
+  const HostTensor mask = B({1, 1, 2, 3}, {1, 0, 0, 1, 1, 0});
+  const HostTensor scores = F({1, 2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  auto am = RunOp({"Where", {{mask}, {F({}, {-100})}, {scores}}});
+  CHECK(am[0].shape == std::vector<int64_t>{1, 2, 2, 3});
+  CHECK(Values<float>(am[0]) == std::vector<float>{-100, 2, 3, -100, -100, 6, -100, 8, 9, -100, -100, 12});
+  // Y the fill value, X the scores; and both per column, the condition per row (no run contiguous).
+  CHECK(RunF("Where", {{mask}, {scores}, {F({}, {0})}}) == std::vector<float>{1, 0, 0, 4, 5, 0, 7, 0, 0, 10, 11, 0});
+  CHECK(RunF("Where", {{B({2, 1}, {0, 1})}, {F({1, 3}, {1, 2, 3})}, {F({2, 3}, {4, 5, 6, 7, 8, 9})}}) ==
+        std::vector<float>{4, 5, 6, 1, 2, 3});
 }
