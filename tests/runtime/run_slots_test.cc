@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "e2e_util.h"
+#include "float_tensors.h"
 #include "onnx_builder.h"
 #include "openatc/common/error.h"
 #include "openatc/runtime/model.h"
@@ -16,30 +17,19 @@ using namespace openatc::testing;
 
 namespace {
 std::string Model() {
-  onnx::ModelProto m;
-  m.set_ir_version(8);
-  m.add_opset_import()->set_version(13);
-  onnx::GraphProto *g = m.mutable_graph();
-  g->set_name("run_slots");
-  *g->add_input() = Value("x", onnx::TensorProto::FLOAT, {std::string("batch"), int64_t{2}});
-  *g->add_input() = Value("axes", onnx::TensorProto::INT64, {int64_t{1}});
-  *g->add_initializer() = FloatInit("w", {2}, {2, 3});
-  *g->add_node() = Node("Mul", {"x", "w"}, {"m"}, "m");
-  *g->add_node() = Node("ReduceSum", {"m", "axes"}, {"y"}, "y", {onnx::MakeAttribute("keepdims", int64_t{0})});
-  *g->add_output() = Value("y", onnx::TensorProto::FLOAT, {std::string("n")});
+  ModelSpec spec;
+  spec.inputs = {Value("x", onnx::TensorProto::FLOAT, {std::string("batch"), int64_t{2}}),
+                 Value("axes", onnx::TensorProto::INT64, {int64_t{1}})};
+  spec.initializers = {FloatInit("w", {2}, {2, 3})};
+  spec.nodes = {Node("Mul", {"x", "w"}, {"m"}, "m"),
+                Node("ReduceSum", {"m", "axes"}, {"y"}, "y", {onnx::MakeAttribute("keepdims", int64_t{0})})};
+  spec.outputs = {Value("y", onnx::TensorProto::FLOAT, {std::string("n")})};
   std::string bytes;
-  m.SerializeToString(&bytes);
+  MakeModel(spec).SerializeToString(&bytes);
   return bytes;
 }
 
-HostTensor X(const std::vector<float> &v) {
-  HostTensor t;
-  t.dtype = ge::DT_FLOAT;
-  t.shape = {static_cast<int64_t>(v.size() / 2), 2};
-  t.data.resize(v.size() * 4);
-  std::memcpy(t.data.data(), v.data(), t.data.size());
-  return t;
-}
+HostTensor X(const std::vector<float> &v) { return FloatTensor({static_cast<int64_t>(v.size() / 2), 2}, v); }
 HostTensor Axes(int64_t a) {
   HostTensor t;
   t.dtype = ge::DT_INT64;
@@ -47,11 +37,6 @@ HostTensor Axes(int64_t a) {
   t.data.resize(8);
   std::memcpy(t.data.data(), &a, 8);
   return t;
-}
-std::vector<float> Floats(const HostTensor &t) {
-  std::vector<float> v(t.data.size() / 4);
-  std::memcpy(v.data(), t.data.data(), t.data.size());
-  return v;
 }
 }  // namespace
 
@@ -63,11 +48,11 @@ TEST_CASE("a run that fails half-way leaves the model's next runs unaffected", "
   REQUIRE(atc.exit_code == 0);
   auto m = runtime::LoadModelFile(dir + "/m.om");
   // rows of x * [2, 3] summed: [1*2 + 2*3, 3*2 + 4*3] = [8, 18]
-  CHECK(Floats(m->Run({X({1, 2, 3, 4}), Axes(1)})[0]) == std::vector<float>{8, 18});
+  CHECK(FloatsOf(m->Run({X({1, 2, 3, 4}), Axes(1)})[0]) == std::vector<float>{8, 18});
   // The Mul runs, then the ReduceSum refuses axis 5 (rank 2): the run fails after a node ran.
   CHECK_THROWS_AS(m->Run({X({1, 2, 3, 4, 5, 6}), Axes(5)}), Error);
   // columns summed over three rows: [(1 + 3 + 5) * 2, (2 + 4 + 6) * 3] = [18, 36]
-  CHECK(Floats(m->Run({X({1, 2, 3, 4, 5, 6}), Axes(0)})[0]) == std::vector<float>{18, 36});
-  CHECK(Floats(m->Run({X({1, 2, 3, 4}), Axes(-1)})[0]) == std::vector<float>{8, 18});
+  CHECK(FloatsOf(m->Run({X({1, 2, 3, 4, 5, 6}), Axes(0)})[0]) == std::vector<float>{18, 36});
+  CHECK(FloatsOf(m->Run({X({1, 2, 3, 4}), Axes(-1)})[0]) == std::vector<float>{8, 18});
   RemoveTree(dir);
 }

@@ -5,9 +5,8 @@
 // (tests/deliverables/run_time_infer/infer_flag_op.cc).
 #include <catch2/catch.hpp>
 
-#include <cstring>
-
 #include "e2e_util.h"
+#include "float_tensors.h"
 #include "openatc/runtime/model.h"
 
 using namespace openatc;
@@ -15,19 +14,9 @@ using namespace openatc::testing;
 
 namespace {
 HostTensor Rows(int64_t rows, float first) {
-  HostTensor t;
-  t.dtype = ge::DT_FLOAT;
-  t.shape = {rows, 2};
   std::vector<float> v;
   for (int64_t i = 0; i < rows * 2; ++i) v.push_back(first + static_cast<float>(i));
-  t.data.resize(v.size() * 4);
-  std::memcpy(t.data.data(), v.data(), t.data.size());
-  return t;
-}
-std::vector<float> AsFloats(const HostTensor &t) {
-  std::vector<float> v(t.data.size() / 4);
-  std::memcpy(v.data(), t.data.data(), t.data.size());
-  return v;
+  return FloatTensor({rows, 2}, v);
 }
 
 // The outputs of three runs (1, 3 and 2 rows) of InferFlagOp on x [-1, 2] compiled against `root`.
@@ -44,7 +33,7 @@ std::vector<std::vector<float>> ThreeRuns(const std::string &root) {
     const std::vector<HostTensor> y = m->Run({x});
     REQUIRE(y.size() == 1);
     CHECK(y[0].shape == x.shape);
-    out.push_back(AsFloats(y[0]));
+    out.push_back(FloatsOf(y[0]));
   }
   RemoveTree(dir);
   return out;

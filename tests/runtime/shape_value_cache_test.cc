@@ -8,6 +8,7 @@
 #include <map>
 
 #include "e2e_util.h"
+#include "float_tensors.h"
 #include "onnx_builder.h"
 #include "openatc/runtime/model.h"
 
@@ -40,20 +41,9 @@ std::string Model() {
 }
 
 HostTensor Input(int64_t batch, float first) {
-  HostTensor t;
-  t.dtype = ge::DT_FLOAT;
-  t.shape = {batch, 4};
   std::vector<float> v;
   for (int64_t i = 0; i < batch * 4; ++i) v.push_back(first - static_cast<float>(i));
-  t.data.resize(v.size() * sizeof(float));
-  std::memcpy(t.data.data(), v.data(), t.data.size());
-  return t;
-}
-
-std::vector<float> Floats(const HostTensor &t) {
-  std::vector<float> v(t.data.size() / sizeof(float));
-  std::memcpy(v.data(), t.data.data(), t.data.size());
-  return v;
+  return FloatTensor({batch, 4}, v);
 }
 
 }  // namespace
@@ -76,11 +66,11 @@ TEST_CASE("shape arithmetic runs when the shapes it reads change and is reused w
     const auto out = m->Run({x});
     REQUIRE(out.size() == 2);
     CHECK(out[0].shape == std::vector<int64_t>{batch, 2, 2});
-    CHECK(Floats(out[0]) == Floats(x));  // a Reshape keeps the values in order
-    std::vector<float> relu = Floats(x);
+    CHECK(FloatsOf(out[0]) == FloatsOf(x));  // a Reshape keeps the values in order
+    std::vector<float> relu = FloatsOf(x);
     for (float &v : relu) v = v > 0 ? v : 0;
     CHECK(out[1].shape == std::vector<int64_t>{batch, 4});
-    CHECK(Floats(out[1]) == relu);
+    CHECK(FloatsOf(out[1]) == relu);
     CHECK(m->shape_node_reuses() == reuses);
     first += 1;  // other data each run: only shapes decide
   }
@@ -115,7 +105,7 @@ TEST_CASE("a Reshape without a memory plan is a view of its input; with a plan i
     const auto out = m->Run({x});
     REQUIRE(out.size() == 2);
     CHECK(out[0].shape == std::vector<int64_t>{3, 2, 2});
-    CHECK(Floats(out[0]) == Floats(x));
+    CHECK(FloatsOf(out[0]) == FloatsOf(x));
     REQUIRE(watch.same.count("y"));
     CHECK(watch.same["y"] == !planned);
     CHECK_FALSE(watch.same["z"]);  // Relu writes its own output

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "e2e_util.h"
+#include "float_tensors.h"
 #include "openatc/common/error.h"
 #include "openatc/runtime/model.h"
 
@@ -30,19 +31,8 @@ std::string AddGraph(const std::string &type, int64_t n) {
          "{ \"name\": \"add\", \"type\": \"" + type + "\", \"input\": [\"x:0\", \"y:0\"] } ] } ] }";
 }
 
-HostTensor Floats(std::vector<float> v) {
-  HostTensor t;
-  t.dtype = ge::DT_FLOAT;
-  t.shape = {static_cast<int64_t>(v.size())};
-  t.data.resize(v.size() * 4);
-  std::memcpy(t.data.data(), v.data(), t.data.size());
-  return t;
-}
-std::vector<float> AsFloats(const HostTensor &t) {
-  std::vector<float> v(t.data.size() / 4);
-  std::memcpy(v.data(), t.data.data(), t.data.size());
-  return v;
-}
+HostTensor Floats(const std::vector<float> &v) { return FloatTensor({static_cast<int64_t>(v.size())}, v); }
+std::vector<float> AsFloats(const HostTensor &t) { return FloatsOf(t); }
 }  // namespace
 
 TEST_CASE("a static model calls Execute once and replays; eager calls it every run", "[runtime]") {
