@@ -171,6 +171,58 @@ TEST_CASE("BatchNormalization folds into a grouped ConvTranspose (1x1 kernel)", 
   }
 }
 
+TEST_CASE("BatchNormalization folds into the preceding Gemm within the rounding bound", "[compiler][passes]") {
+  // x [2, 3] -> Gemm(B, C, alpha 0.5, beta 2, transB 0 / 1; C [4], [2, 4] or absent) -> BatchNormalization -> y:
+  // one Gemm with B' = B * s and C' = beta * C * s + t. Exact: y[r, n] = s[n] * (alpha * x B[:, n] +
+  // beta * C[r, n]) + t[n] with s = scale / sqrt(var + eps), t = shift - mean * s.
+  const std::vector<float> xv = Pattern(6, 4), bv = Pattern(12, 5);
+  const std::vector<float> scale = {1.5f, -0.5f, 2.0f, 0.25f}, shift = {0.1f, -0.2f, 0.3f, 0.0f},
+                           mean = {0.05f, -0.1f, 0.2f, 1.0f}, var = {0.5f, 2.0f, 0.1f, 4.0f};
+  const float eps = 1e-3f, alpha = 0.5f, beta = 2.0f;
+  for (const bool trans_b : {false, true})
+    for (const int c_rows : {0, 1, 2}) {  // 0: no C
+      INFO("transB " << trans_b << ", C rows " << c_rows);
+      const std::vector<float> cv = Pattern(size_t(c_rows == 2 ? 8 : 4), 6);
+      Builder b;
+      const int32_t x = b.Data("x", {2, 3});
+      const int32_t w = b.Const("B", trans_b ? std::vector<int64_t>{4, 3} : std::vector<int64_t>{3, 4}, bv);
+      std::vector<int32_t> ins = {x, w};
+      if (c_rows == 1) ins.push_back(b.Const("C", {4}, cv));
+      if (c_rows == 2) ins.push_back(b.Const("C", {2, 4}, cv));
+      const int32_t gemm = b.Op("gemm", "Gemm", ins,
+                                {{"alpha", Float(alpha)}, {"beta", Float(beta)}, {"transB", Int(trans_b ? 1 : 0)}});
+      const int32_t bn = b.Op("bn", "BatchNormalization",
+                              {gemm, b.Const("scale", {4}, scale), b.Const("shift", {4}, shift),
+                               b.Const("mean", {4}, mean), b.Const("var", {4}, var)},
+                              {{"epsilon", Float(eps)}});
+      b.Output({bn});
+      const om::Model fused = Compile(b.g, AllOn()), plain = Compile(b.g, AllOff());
+      const ir::Node &f = Named(fused.graph, "bn");
+      CHECK(f.type == "Gemm");
+      CHECK(FusedList(f) == std::vector<std::string>{"gemm", "bn"});
+      CHECK(fused.graph.FindNode("scale") < 0);
+      CHECK(Named(plain.graph, "bn").type == "BatchNormalization");
+      std::vector<double> want(8), mag(8);
+      for (size_t r = 0; r < 2; ++r)
+        for (size_t n = 0; n < 4; ++n) {
+          const double sn = double(scale[n]) / std::sqrt(double(var[n]) + double(eps));
+          const double tn = double(shift[n]) - double(mean[n]) * sn;
+          double acc = 0, m = 0;
+          for (size_t k = 0; k < 3; ++k) {
+            const double term = double(alpha) * xv[r * 3 + k] * bv[trans_b ? n * 3 + k : k * 4 + n] * sn;
+            acc += term;
+            m += std::fabs(term);
+          }
+          const double cn = c_rows == 0 ? 0.0 : double(beta) * cv[c_rows == 2 ? r * 4 + n : n] * sn + tn;
+          want[r * 4 + n] = acc + (c_rows == 0 ? tn : cn);
+          mag[r * 4 + n] = m + std::fabs(c_rows == 0 ? tn : cn);
+        }
+      const std::vector<HostTensor> in = {Host({2, 3}, xv)};
+      CheckWithin(Values(RunModel(fused, in)[0]), want, mag, 3.0);
+      CheckWithin(Values(RunModel(plain, in)[0]), want, mag, 3.0);
+    }
+}
+
 TEST_CASE("an Add of a per-channel constant folds into the Conv's bias, then the Relu fuses", "[compiler][passes]") {
   ConvCase cc = MakeConv();
   const std::vector<float> c = {0.5f, -1.0f, 0.25f, 2.0f};

@@ -7,6 +7,10 @@
 // channel m = (c / (C/group)) * (M/group) + j). The new W' and B' are float32 Consts; the
 // convolution takes the BatchNormalization's name (graph outputs keep their names) and records
 // both original names in openatc_fused_nodes.
+// A Gemm (Y = alpha * A' B' + beta * C, Y [M, N]) with a constant float32 B and a constant or
+// absent C is folded the same way, channel n being Y's column: B' = B * s (B's columns, or its
+// rows under transB), C' = beta * C * s + t with t[n] = B_bn[n] - mean[n] * s[n] (C broadcast as
+// ONNX does: [N] when C is absent or one row, else [M, N]), and beta becomes 1.
 #include <cmath>
 
 #include "openatc/common/log.h"
@@ -91,6 +95,74 @@ bool FoldOne(PassGraph &pg, int32_t ci) {
   return true;
 }
 
+bool FoldGemm(PassGraph &pg, int32_t gi) {
+  const ir::Node &gemm = pg.node(gi);
+  if (!pg.Is(gi, "Gemm") || gemm.inputs.size() < 2 || gemm.inputs.size() > 3 || pg.GraphOutput(gi)) return false;
+  if (gemm.output_descs.size() != 1 || gemm.output_descs[0].dtype != ge::DT_FLOAT ||
+      gemm.output_descs[0].shape.size() != 2)
+    return false;
+  const int32_t bi = pg.SoleConsumer(gi);
+  if (!pg.Is(bi, "BatchNormalization") || pg.node(bi).inputs[0].node != gi) return false;
+  std::vector<double> w, c;
+  std::vector<int64_t> wshape, cshape;
+  if (!ConstF32(pg.g, gemm.inputs[1], &w, &wshape) || wshape.size() != 2) return false;
+  const bool trans_b = IntAttr(gemm, "transB", 0) != 0;
+  const int64_t n = trans_b ? wshape[0] : wshape[1], rows = gemm.output_descs[0].shape[0];
+  const bool has_c = gemm.inputs.size() == 3 && gemm.inputs[2].connected();
+  if (has_c && !ConstF32(pg.g, gemm.inputs[2], &c, &cshape)) return false;
+  // C's rows and columns as Y sees them (1: broadcast); C' has one row unless C has several.
+  int64_t c_rows = 1, c_cols = 1;
+  if (cshape.size() == 1) {
+    c_cols = cshape[0];
+  } else if (cshape.size() == 2) {
+    c_rows = cshape[0];
+    c_cols = cshape[1];
+  } else if (!cshape.empty()) {
+    return false;
+  }
+  if ((c_cols != 1 && c_cols != n) || (c_rows != 1 && (rows < 0 || c_rows != rows))) return false;
+  const ir::Node &bn = pg.node(bi);
+  BnParams p;
+  if (!ReadBn(pg, bi, n, &p)) return false;
+  const double eps = FloatAttr(bn, "epsilon", 1e-5f), beta = FloatAttr(gemm, "beta", 1.0f);
+  std::vector<double> s(static_cast<size_t>(n)), t(static_cast<size_t>(n));
+  for (size_t k = 0; k < s.size(); ++k) {
+    s[k] = p.scale[k] / std::sqrt(p.var[k] + eps);
+    t[k] = p.shift[k] - p.mean[k] * s[k];
+  }
+  for (size_t i = 0; i < w.size(); ++i) {
+    const size_t col = trans_b ? i / static_cast<size_t>(wshape[1]) : i % static_cast<size_t>(n);
+    w[i] *= s[col];
+  }
+  std::vector<double> cf(static_cast<size_t>(c_rows * n));
+  for (int64_t r = 0; r < c_rows; ++r)
+    for (int64_t k = 0; k < n; ++k) {
+      const double cv = has_c ? c[static_cast<size_t>(r * c_cols + (c_cols == 1 ? 0 : k))] : 0.0;
+      cf[static_cast<size_t>(r * n + k)] = beta * cv * s[static_cast<size_t>(k)] + t[static_cast<size_t>(k)];
+    }
+  const std::string bn_name = bn.name, gemm_name = gemm.name;
+  const std::vector<std::string> bn_fused = FusedNames(bn);
+  const int32_t wi = pg.AddConst(gemm_name + "/bn_folded_B", wshape, w);
+  const int32_t ci = pg.AddConst(gemm_name + "/bn_folded_C", c_rows == 1 ? std::vector<int64_t>{n}
+                                                                        : std::vector<int64_t>{c_rows, n}, cf);
+  ir::Node &g = pg.node(gi);  // AddConst may have moved the nodes
+  std::vector<std::string> fused = FusedNames(g);
+  fused.insert(fused.end(), bn_fused.begin(), bn_fused.end());
+  const ir::Endpoint old_w = g.inputs[1], old_c = has_c ? g.inputs[2] : ir::Endpoint{};
+  pg.SetInput(gi, 1, {wi, 0});
+  pg.SetInput(gi, 2, {ci, 0});
+  g.attrs["beta"].kind = ir::AttrKind::kFloat;
+  g.attrs["beta"].f = 1.0f;
+  SetFusedNames(g, fused);
+  pg.Redirect({bi, 0}, {gi, 0});
+  pg.Erase(bi);
+  g.name = bn_name;
+  DropUnreadConsts(pg, {old_w, old_c});
+  LogInfo("pass " + std::string(kConvBnFold) + ": folded BatchNormalization '" + bn_name + "' into Gemm '" +
+          gemm_name + "' (fused node '" + bn_name + "': " + JoinNames(fused) + ")");
+  return true;
+}
+
 }  // namespace
 
 size_t RunConvBnFold(PassGraph &pg) {
@@ -99,6 +171,7 @@ size_t RunConvBnFold(PassGraph &pg) {
   for (size_t i = 0; i < n; ++i) {
     const std::string &type = pg.g.nodes[i].type;
     if ((type == "Conv" || type == "ConvTranspose") && FoldOne(pg, static_cast<int32_t>(i))) ++changes;
+    else if (type == "Gemm" && FoldGemm(pg, static_cast<int32_t>(i))) ++changes;
   }
   return changes;
 }
