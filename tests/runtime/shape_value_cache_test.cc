@@ -83,7 +83,8 @@ struct ViewWatcher : runtime::NodeObserver {
   std::map<std::string, bool> same;
   const runtime::LoadedModel *model = nullptr;
   void Started(size_t) override {}
-  void Finished(size_t i, const std::vector<runtime::TensorView> &ins, const std::vector<runtime::TensorView> &outs) override {
+  void Finished(size_t i, const std::vector<runtime::TensorView> &ins,
+                const std::vector<runtime::TensorView> &outs) override {
     if (!ins.empty() && !outs.empty()) same[model->model().graph.nodes[i].name] = ins[0].data == outs[0].data;
   }
 };
