@@ -45,6 +45,33 @@ int64_t ChannelOf(bool transposed, int64_t r, const std::vector<int64_t> &w, int
   return (c / (w[0] / group)) * w[1] + j;
 }
 
+// Gives host `hi` (the Conv, ConvTranspose or Gemm whose sole consumer is BatchNormalization
+// `bi`) the folded inputs 1 and 2 as new float32 Consts named <host>/bn_folded_<suffix>, removes the
+// BatchNormalization (the host takes its name and both nodes' fused names) and the Consts the old
+// inputs leave unread, and logs the fold.
+void ReplaceWithFolded(PassGraph &pg, int32_t hi, int32_t bi, const std::vector<int64_t> &w_shape,
+                       const std::vector<double> &w, const std::vector<int64_t> &b_shape,
+                       const std::vector<double> &b, const char *w_suffix, const char *b_suffix) {
+  const std::string bn_name = pg.node(bi).name, host_name = pg.node(hi).name;
+  const std::vector<std::string> bn_fused = FusedNames(pg.node(bi));  // BatchNormScaleFoldPass may have folded into it
+  const int32_t wi = pg.AddConst(host_name + "/bn_folded_" + w_suffix, w_shape, w);
+  const int32_t bc = pg.AddConst(host_name + "/bn_folded_" + b_suffix, b_shape, b);
+  ir::Node &h = pg.node(hi);  // AddConst may have moved the nodes
+  std::vector<std::string> fused = FusedNames(h);
+  fused.insert(fused.end(), bn_fused.begin(), bn_fused.end());
+  const ir::Endpoint old_w = h.inputs[1];
+  const ir::Endpoint old_b = h.inputs.size() > 2 ? h.inputs[2] : ir::Endpoint{};
+  pg.SetInput(hi, 1, {wi, 0});
+  pg.SetInput(hi, 2, {bc, 0});
+  SetFusedNames(pg.node(hi), fused);
+  pg.Redirect({bi, 0}, {hi, 0});
+  pg.Erase(bi);
+  pg.node(hi).name = bn_name;
+  DropUnreadConsts(pg, {old_w, old_b});  // the old weights may now feed nothing
+  LogInfo("pass " + std::string(kConvBnFold) + ": folded BatchNormalization '" + bn_name + "' into " +
+          pg.node(hi).type + " '" + host_name + "' (fused node '" + bn_name + "': " + JoinNames(fused) + ")");
+}
+
 bool FoldOne(PassGraph &pg, int32_t ci) {
   ir::Node &conv = pg.node(ci);
   const bool transposed = conv.type == "ConvTranspose";
@@ -75,23 +102,7 @@ bool FoldOne(PassGraph &pg, int32_t ci) {
     for (size_t q = 0; q < per_row; ++q) w[static_cast<size_t>(r) * per_row + q] *= f;
   }
   for (size_t k = 0; k < b.size(); ++k) b[k] = (b[k] - p.mean[k]) * s[k] + p.shift[k];
-  const std::string bn_name = bn.name, conv_name = conv.name;
-  const std::vector<std::string> bn_fused = FusedNames(bn);  // BatchNormScaleFoldPass may have folded into it
-  const int32_t wi = pg.AddConst(conv_name + "/bn_folded_W", wshape, w);
-  const int32_t bc = pg.AddConst(conv_name + "/bn_folded_B", {m}, b);
-  ir::Node &c = pg.node(ci);  // AddConst may have moved the nodes
-  std::vector<std::string> fused = FusedNames(c);
-  fused.insert(fused.end(), bn_fused.begin(), bn_fused.end());
-  const ir::Endpoint old_w = c.inputs[1], old_b = has_bias ? c.inputs[2] : ir::Endpoint{};
-  pg.SetInput(ci, 1, {wi, 0});
-  pg.SetInput(ci, 2, {bc, 0});
-  SetFusedNames(c, fused);
-  pg.Redirect({bi, 0}, {ci, 0});
-  pg.Erase(bi);
-  c.name = bn_name;
-  DropUnreadConsts(pg, {old_w, old_b});  // the old weights may now feed nothing
-  LogInfo("pass " + std::string(kConvBnFold) + ": folded BatchNormalization '" + bn_name + "' into " + c.type +
-          " '" + conv_name + "' (fused node '" + bn_name + "': " + JoinNames(fused) + ")");
+  ReplaceWithFolded(pg, ci, bi, wshape, w, {m}, b, "W", "B");
   return true;
 }
 
@@ -140,26 +151,10 @@ bool FoldGemm(PassGraph &pg, int32_t gi) {
       const double cv = has_c ? c[static_cast<size_t>(r * c_cols + (c_cols == 1 ? 0 : k))] : 0.0;
       cf[static_cast<size_t>(r * n + k)] = beta * cv * s[static_cast<size_t>(k)] + t[static_cast<size_t>(k)];
     }
-  const std::string bn_name = bn.name, gemm_name = gemm.name;
-  const std::vector<std::string> bn_fused = FusedNames(bn);
-  const int32_t wi = pg.AddConst(gemm_name + "/bn_folded_B", wshape, w);
-  const int32_t ci = pg.AddConst(gemm_name + "/bn_folded_C", c_rows == 1 ? std::vector<int64_t>{n}
-                                                                        : std::vector<int64_t>{c_rows, n}, cf);
-  ir::Node &g = pg.node(gi);  // AddConst may have moved the nodes
-  std::vector<std::string> fused = FusedNames(g);
-  fused.insert(fused.end(), bn_fused.begin(), bn_fused.end());
-  const ir::Endpoint old_w = g.inputs[1], old_c = has_c ? g.inputs[2] : ir::Endpoint{};
-  pg.SetInput(gi, 1, {wi, 0});
-  pg.SetInput(gi, 2, {ci, 0});
-  g.attrs["beta"].kind = ir::AttrKind::kFloat;
-  g.attrs["beta"].f = 1.0f;
-  SetFusedNames(g, fused);
-  pg.Redirect({bi, 0}, {gi, 0});
-  pg.Erase(bi);
-  g.name = bn_name;
-  DropUnreadConsts(pg, {old_w, old_c});
-  LogInfo("pass " + std::string(kConvBnFold) + ": folded BatchNormalization '" + bn_name + "' into Gemm '" +
-          gemm_name + "' (fused node '" + bn_name + "': " + JoinNames(fused) + ")");
+  pg.node(gi).attrs["beta"].kind = ir::AttrKind::kFloat;  // C' holds beta * C
+  pg.node(gi).attrs["beta"].f = 1.0f;
+  ReplaceWithFolded(pg, gi, bi, wshape, w, c_rows == 1 ? std::vector<int64_t>{n} : std::vector<int64_t>{c_rows, n},
+                    cf, "B", "C");
   return true;
 }
 
